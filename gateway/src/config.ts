@@ -1,0 +1,31 @@
+import path from "node:path";
+import { env } from "@fop/kit/config";
+import { SERVICE_PORTS } from "@fop/kit/service";
+
+/** The repository root (src/ and dist/ are both one level below the package). */
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+
+const serviceUrl = (name: keyof typeof SERVICE_PORTS) =>
+  env.url(`Connect URL of the ${name} service`, `http://127.0.0.1:${SERVICE_PORTS[name].rpc}`);
+
+export const gatewayConfig = {
+  HOST: env.string("interface to listen on", "127.0.0.1"),
+  PORT: env.int("REST/GraphQL port", 8080, 0, 65535),
+  LOG_LEVEL: env.oneOf(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "log level", "info"),
+  CATALOG_URL: serviceUrl("catalog"),
+  /** Production: verify tokens from an OIDC issuer. */
+  AUTH_JWKS_URL: env.optionalString("JWKS URL of the OIDC issuer (production)"),
+  AUTH_ISSUER: env.optionalString("expected `iss` of tokens"),
+  AUTH_AUDIENCE: env.optionalString("expected `aud` of tokens"),
+  /** Development: a local signing key that `npm run token` uses too. */
+  AUTH_DEV_KEY_FILE: env.string(
+    "local signing key file (used when AUTH_JWKS_URL is unset)",
+    path.join(REPO_ROOT, ".data/dev-signing-key.json"),
+  ),
+  AUTH_TENANT_CLAIM: env.string("claim holding the tenant (also firebase.tenant is read)", "tenant"),
+  RATE_LIMIT_ENABLED: env.bool("per-tenant rate limiting", true),
+  RATE_LIMIT_PER_SECOND: env.int("sustained requests per second per tenant", 1000, 1),
+  RATE_LIMIT_BURST: env.int("burst size per tenant", 2000, 1),
+  RPC_TIMEOUT_MS: env.int("deadline of each service call", 10_000, 1),
+  PUBLIC_URL: env.optionalString("base URL clients use (Location headers, OpenAPI servers)"),
+};

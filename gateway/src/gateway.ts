@@ -1,0 +1,60 @@
+/** Builds the gateway's dependencies from its configuration (main.ts, the launcher and tests). */
+import type { ConfigOf } from "@fop/kit/config";
+import { AppError } from "@fop/kit/errors";
+import { createLogger, type Logger } from "@fop/kit/logger";
+import { createMetrics } from "@fop/kit/metrics";
+import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
+import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
+import { buildGateway } from "./app.ts";
+import { createVerifier } from "./auth.ts";
+import type { gatewayConfig } from "./config.ts";
+import type { Clients } from "./routes/deps.ts";
+
+export type GatewayConfig = ConfigOf<typeof gatewayConfig>;
+
+export async function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}) {
+  const logger = opts.logger ?? createLogger({ service: "gateway", level: config.LOG_LEVEL });
+  const timeoutMs = config.RPC_TIMEOUT_MS;
+  const serviceUrls = { catalog: config.CATALOG_URL };
+  const clients: Clients = { catalog: createRpcClient(CatalogService, serviceUrls.catalog, { timeoutMs }) };
+  const health = Object.entries(serviceUrls).map(
+    ([name, url]) => [name, createRpcClient(Health, url, { timeoutMs: 1000 })] as const,
+  );
+  const owners: Record<string, keyof Clients> = { category: "catalog", facility: "catalog" };
+
+  return buildGateway({
+    logger,
+    metrics: createMetrics("gateway"),
+    clients,
+    verify: await createVerifier({
+      jwksUrl: config.AUTH_JWKS_URL,
+      issuer: config.AUTH_ISSUER,
+      audience: config.AUTH_AUDIENCE,
+      devKeyFile: config.AUTH_DEV_KEY_FILE,
+      tenantClaim: config.AUTH_TENANT_CLAIM,
+    }),
+    resolveUrn: async (ctx, entity, field, value) => {
+      const owner = owners[entity];
+      if (!owner)
+        throw new AppError("not_found", { code: "URN_NOT_SUPPORTED", description: `No ${entity} URNs.` });
+      return (await clients[owner].lookupId({ entity, field, value }, callOptions(ctx))).id;
+    },
+    checkServices: async () =>
+      Object.fromEntries(
+        await Promise.all(
+          health.map(async ([name, client]) => {
+            const ok = await client
+              .check({})
+              .then((r) => r.status === HealthCheckResponse_ServingStatus.SERVING)
+              .catch(() => false);
+            return [name, ok] as const;
+          }),
+        ),
+      ),
+    rateLimit: config.RATE_LIMIT_ENABLED
+      ? { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST }
+      : undefined,
+    publicUrl: config.PUBLIC_URL ?? "",
+  });
+}

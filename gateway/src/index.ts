@@ -1,0 +1,5 @@
+export { buildGateway, type GatewayDeps } from "./app.ts";
+export { DEV_AUDIENCE, DEV_ISSUER, loadOrCreateDevKey, signDevToken } from "./auth.ts";
+export { gatewayConfig } from "./config.ts";
+export { createGateway, type GatewayConfig } from "./gateway.ts";
+export { PERMISSIONS, ROLE_PERMISSIONS } from "./permissions.ts";

@@ -1,0 +1,83 @@
+/**
+ * Permissions per operation follow the reference's `x-fft-permissions` where it names them; where it
+ * names none (facilities, pick jobs, pick runs, transit time) we add our own, listed here. A route
+ * requires all the permissions it lists. Tokens carry roles and/or permissions; roles expand by the
+ * table below (README documents it).
+ */
+export const PERMISSIONS = [
+  "ADMIN_MODULES_READ",
+  "AUDIT_READ",
+  "CARRIER_READ",
+  "CARRIER_WRITE",
+  "CATEGORY_READ",
+  "CATEGORY_WRITE",
+  "CONFIG_READ",
+  "CONFIG_WRITE",
+  "FACILITY_GROUP_READ",
+  "FACILITY_GROUP_WRITE",
+  "FACILITY_READ",
+  "FACILITY_WRITE",
+  "LOADUNIT_READ",
+  "LOADUNIT_WRITE",
+  "LOADUNITTYPE_READ",
+  "LOADUNITTYPE_WRITE",
+  "NOTIFICATION_CENTER_CONFIG_READ",
+  "NOTIFICATION_CENTER_CONFIG_WRITE",
+  "NOTIFICATION_READ",
+  "PICKJOB_READ",
+  "PICKJOB_WRITE",
+  "PICKRUN_READ",
+  "PICKRUN_WRITE",
+  "RETURN_READ",
+  "RETURN_WRITE",
+  "STACKS_READ",
+  "STACKS_WRITE",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const reads = PERMISSIONS.filter((p) => p.endsWith("_READ"));
+
+/** Role -> permissions. ADMIN holds every permission. */
+export const ROLE_PERMISSIONS: Readonly<Record<string, readonly Permission[]>> = {
+  ADMIN: PERMISSIONS,
+  /** Sees everything, changes nothing. */
+  VIEWER: reads,
+  /** Runs picking and packing on the floor. */
+  PICKER: [
+    "PICKJOB_READ",
+    "PICKJOB_WRITE",
+    "PICKRUN_READ",
+    "PICKRUN_WRITE",
+    "LOADUNIT_READ",
+    "LOADUNIT_WRITE",
+    "STACKS_READ",
+    "STACKS_WRITE",
+    "FACILITY_READ",
+    "CATEGORY_READ",
+  ],
+  /** Maintains the master data: categories, facilities, groups, carriers. */
+  MASTER_DATA_MANAGER: [
+    "ADMIN_MODULES_READ",
+    "CATEGORY_READ",
+    "CATEGORY_WRITE",
+    "FACILITY_READ",
+    "FACILITY_WRITE",
+    "FACILITY_GROUP_READ",
+    "FACILITY_GROUP_WRITE",
+    "CARRIER_READ",
+    "CARRIER_WRITE",
+    "CONFIG_READ",
+    "CONFIG_WRITE",
+  ],
+  /** Handles returns. */
+  RETURNS_CLERK: ["RETURN_READ", "RETURN_WRITE", "FACILITY_READ", "CATEGORY_READ"],
+  /** Reads the audit log. */
+  AUDITOR: ["AUDIT_READ"],
+};
+
+/** The effective permissions of a token: its explicit permissions plus those of its roles. */
+export function effectivePermissions(roles: readonly string[], permissions: readonly string[]): string[] {
+  const out = new Set(permissions);
+  for (const role of roles) for (const p of ROLE_PERMISSIONS[role] ?? []) out.add(p);
+  return [...out].sort();
+}

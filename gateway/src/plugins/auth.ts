@@ -1,0 +1,36 @@
+/** onRequest: bearer token -> request context (401), then the route's permissions (403). */
+import { AppError } from "@fop/kit/errors";
+import type { FastifyInstance } from "fastify";
+import type { Principal } from "../auth.ts";
+import "./types.ts";
+
+export function installAuth(app: FastifyInstance, verify: (token: string) => Promise<Principal>): void {
+  app.decorateRequest("ctx", undefined as never);
+  app.addHook("onRequest", async (req) => {
+    const config = req.routeOptions.config;
+    const needsAuth = config.auth ?? (req.url.startsWith("/api/") || req.url.startsWith("/graphql"));
+    if (!needsAuth) return;
+    const header = req.headers.authorization ?? "";
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) {
+      throw new AppError("unauthenticated", {
+        code: "MISSING_TOKEN",
+        description: "Send `Authorization: Bearer <ACCESS_TOKEN>`.",
+      });
+    }
+    const p = await verify(match[1]!);
+    const rawInfo = (req.headers["x-user-agent"] ?? req.headers["user-agent"] ?? "") as string;
+    req.ctx = {
+      tenant: p.tenant,
+      principal: { userId: p.userId, username: p.username, roles: p.roles, permissions: p.permissions },
+      client: { api: req.url.startsWith("/graphql") ? "GRAPHQL" : "REST", rawInfo },
+    };
+    const missing = (config.permissions ?? []).filter((perm) => !p.permissions.includes(perm));
+    if (missing.length > 0) {
+      throw new AppError("forbidden", {
+        code: "PERMISSION_DENIED",
+        description: `This operation needs the permission(s) ${missing.join(", ")}.`,
+      });
+    }
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * URN path segments (RFC 8141) in place of ids: `urn:fft:<entity>:<field>:<value>`. The owning
+ * service resolves the tenant-unique identifier to the platform id before the handler runs; an
+ * unknown value is a 404.
+ */
+
+import type { RequestContext } from "@fop/kit/context";
+import { AppError, invalid } from "@fop/kit/errors";
+import type { FastifyInstance } from "fastify";
+
+export const URN_NAMESPACE = "fft";
+
+/** Resolves `value` of `entity`'s `field` to an id for the caller's tenant (throws not_found). */
+export type UrnResolver = (
+  ctx: Omit<RequestContext, "traceId">,
+  entity: string,
+  field: string,
+  value: string,
+) => Promise<string>;
+
+export interface ParsedUrn {
+  entity: string;
+  field: string;
+  value: string;
+}
+
+/** Parses `urn:fft:<entity>:<field>:<value>`; the NID and "urn" are case-insensitive (RFC 8141). */
+export function parseUrn(raw: string): ParsedUrn | undefined {
+  const m = /^urn:([A-Za-z0-9][A-Za-z0-9-]{0,31}):([A-Za-z]+):([A-Za-z]+):(.+)$/i.exec(raw);
+  if (!m || m[1]!.toLowerCase() !== URN_NAMESPACE) return undefined;
+  return { entity: m[2]!, field: m[3]!, value: m[4]! };
+}
+
+export function installUrnResolution(app: FastifyInstance, resolve: UrnResolver): void {
+  app.addHook("preHandler", async (req) => {
+    const urns = req.routeOptions.config.urn;
+    if (!urns) return;
+    const params = req.params as Record<string, string>;
+    for (const u of urns) {
+      const raw = params[u.param];
+      if (!raw || !/^urn:/i.test(raw)) continue;
+      const parsed = parseUrn(raw);
+      if (!parsed) {
+        throw invalid(
+          "INVALID_URN",
+          `${JSON.stringify(raw)} is not a URN of the form urn:${URN_NAMESPACE}:<entity>:<field>:<value>.`,
+          u.param,
+        );
+      }
+      if (parsed.entity !== u.entity || parsed.field !== u.field) {
+        throw new AppError("not_found", {
+          code: "URN_NOT_SUPPORTED",
+          description: `${u.param} accepts urn:${URN_NAMESPACE}:${u.entity}:${u.field}:<value>.`,
+        });
+      }
+      params[u.param] = await resolve(req.ctx, parsed.entity, parsed.field, parsed.value);
+    }
+  });
+}

@@ -1,0 +1,167 @@
+/** /api/categories: the route table (schemas, permissions, lifecycle) and thin handlers. */
+import { invalid } from "@fop/kit/errors";
+import { callOptions } from "@fop/kit/rpc/client";
+import { Type } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import { errorResponses, ListQuery } from "../../schemas/common.ts";
+import type { RouteDeps } from "../deps.ts";
+import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+import { toCategoryJson, toCreateCategoryRequest, toReplaceCategoryRequest } from "./map.ts";
+import {
+  Category,
+  CategoryForCreation,
+  CategoryForUpdate,
+  CategoryIdParams,
+  CategoryPaginatedResult,
+  CategorySearchPayload,
+} from "./schemas.ts";
+
+const tags = ["Categories"];
+const urn = [{ param: "categoryId", entity: "category", field: "tenantCategoryId" }] as const;
+type IdParams = { categoryId: string };
+
+export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+  app.get(
+    "/api/categories",
+    {
+      schema: {
+        summary: "List categories",
+        tags,
+        querystring: Type.Object(ListQuery),
+        response: { 200: Type.Array(Category), ...errorResponses(400, 401, 403) },
+        "x-fft-permissions": ["CATEGORY_READ"],
+      },
+      config: { permissions: ["CATEGORY_READ"], lifecycle: "GA" },
+    },
+    async (req) => {
+      const q = req.query as { size?: number; startAfterId?: string };
+      const res = await clients.catalog.listCategories(
+        { page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" } },
+        callOptions(req.ctx),
+      );
+      return res.categories.map(toCategoryJson);
+    },
+  );
+
+  app.post(
+    "/api/categories",
+    {
+      schema: {
+        summary: "Create category",
+        tags,
+        body: CategoryForCreation,
+        response: { 201: Category, ...errorResponses(400, 401, 403, 409) },
+        "x-fft-permissions": ["CATEGORY_WRITE"],
+      },
+      config: { permissions: ["CATEGORY_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const res = await clients.catalog.createCategory(
+        toCreateCategoryRequest(req.body as CategoryForCreation),
+        callOptions(req.ctx),
+      );
+      const category = toCategoryJson(res.category)!;
+      return reply.code(201).header("location", `${publicUrl}/api/categories/${category.id}`).send(category);
+    },
+  );
+
+  app.post(
+    "/api/categories/search",
+    {
+      schema: {
+        summary: "List categories (search)",
+        tags,
+        body: CategorySearchPayload,
+        response: { 200: CategoryPaginatedResult, ...errorResponses(400, 401, 403) },
+        "x-fft-permissions": ["ADMIN_MODULES_READ"],
+      },
+      config: { permissions: ["ADMIN_MODULES_READ"], lifecycle: "beta" },
+    },
+    async (req) => {
+      const res = await clients.catalog.searchCategories(
+        { search: toSearchRequest(req.body as SearchBody) },
+        callOptions(req.ctx),
+      );
+      return {
+        categories: res.categories.map(toCategoryJson),
+        pageInfo: toPageInfo(res.pageInfo),
+        ...withTotal(res.total),
+      };
+    },
+  );
+
+  app.get(
+    "/api/categories/:categoryId",
+    {
+      schema: {
+        summary: "Get category",
+        tags,
+        params: CategoryIdParams,
+        response: { 200: Category, ...errorResponses(401, 403, 404) },
+        "x-fft-permissions": ["CATEGORY_READ"],
+      },
+      config: { permissions: ["CATEGORY_READ"], lifecycle: "GA", urn },
+    },
+    async (req) => {
+      const { categoryId } = req.params as IdParams;
+      return toCategoryJson(
+        (await clients.catalog.getCategory({ id: categoryId }, callOptions(req.ctx))).category,
+      );
+    },
+  );
+
+  app.put(
+    "/api/categories/:categoryId",
+    {
+      schema: {
+        summary: "Replace category",
+        tags,
+        params: CategoryIdParams,
+        body: CategoryForUpdate,
+        response: { 200: Category, ...errorResponses(400, 401, 403, 404, 409) },
+        "x-fft-permissions": ["CATEGORY_WRITE"],
+      },
+      config: { permissions: ["CATEGORY_WRITE"], lifecycle: "GA", urn },
+    },
+    async (req) => {
+      const { categoryId } = req.params as IdParams;
+      const body = req.body as CategoryForUpdate;
+      if (body.id !== undefined && body.id !== categoryId) {
+        throw invalid(
+          "ID_MISMATCH",
+          `The body names category ${JSON.stringify(body.id)}, the path ${JSON.stringify(categoryId)}.`,
+          "/id",
+        );
+      }
+      const res = await clients.catalog.replaceCategory(
+        toReplaceCategoryRequest(categoryId, body),
+        callOptions(req.ctx),
+      );
+      return toCategoryJson(res.category);
+    },
+  );
+
+  app.delete(
+    "/api/categories/:categoryId",
+    {
+      schema: {
+        summary: "Delete category",
+        tags,
+        params: CategoryIdParams,
+        querystring: Type.Object({ forceDeletion: Type.Optional(Type.Boolean()) }),
+        response: { 200: Category, ...errorResponses(401, 403, 404) },
+        "x-fft-permissions": ["CATEGORY_WRITE"],
+      },
+      config: { permissions: ["CATEGORY_WRITE"], lifecycle: "GA", urn },
+    },
+    async (req) => {
+      const { categoryId } = req.params as IdParams;
+      const { forceDeletion } = req.query as { forceDeletion?: boolean };
+      const res = await clients.catalog.deleteCategory(
+        { id: categoryId, forceDeletion: forceDeletion ?? false },
+        callOptions(req.ctx),
+      );
+      return toCategoryJson(res.category);
+    },
+  );
+}

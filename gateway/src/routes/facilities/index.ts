@@ -1,0 +1,150 @@
+/** /api/facilities: the facility registry's routes. */
+import { callOptions } from "@fop/kit/rpc/client";
+import { enumValue } from "@fop/kit/rpc/proto";
+import { FacilityStatusSchema, FacilityTypeSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import { Type } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import { errorResponses } from "../../schemas/common.ts";
+import type { RouteDeps } from "../deps.ts";
+import {
+  toCreateFacilityRequest,
+  toFacilityJson,
+  toModifyFacilityRequest,
+  toStrippedFacilityJson,
+} from "./map.ts";
+import {
+  Facility,
+  FacilityForCreation,
+  FacilityIdParams,
+  FacilityListQuery,
+  FacilityPatch,
+  type FacilityPatchBody,
+  StrippedFacilities,
+} from "./schemas.ts";
+
+const tags = ["Facilities"];
+const urn = [{ param: "facilityId", entity: "facility", field: "tenantFacilityId" }] as const;
+type IdParams = { facilityId: string };
+
+export function facilityRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+  app.get(
+    "/api/facilities",
+    {
+      schema: {
+        summary: "List facilities",
+        tags,
+        querystring: FacilityListQuery,
+        response: { 200: StrippedFacilities, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ["FACILITY_READ"], lifecycle: "GA" },
+    },
+    async (req) => {
+      const q = req.query as {
+        size?: number;
+        startAfterId?: string;
+        status?: string[];
+        type?: string[];
+        tenantFacilityId?: string;
+        orderBy?: string;
+      };
+      const res = await clients.catalog.listFacilities(
+        {
+          page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" },
+          statuses: (q.status ?? []).map((s) => enumValue(FacilityStatusSchema, s) ?? 0),
+          types: (q.type ?? []).map((t) => enumValue(FacilityTypeSchema, t) ?? 0),
+          tenantFacilityId: q.tenantFacilityId,
+          orderBy: q.orderBy ?? "",
+        },
+        callOptions(req.ctx),
+      );
+      return { facilities: res.facilities.map(toStrippedFacilityJson), total: Number(res.total) };
+    },
+  );
+
+  app.post(
+    "/api/facilities",
+    {
+      schema: {
+        summary: "Create facility",
+        tags,
+        body: FacilityForCreation,
+        response: { 201: Facility, ...errorResponses(400, 401, 403, 409) },
+      },
+      config: { permissions: ["FACILITY_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const res = await clients.catalog.createFacility(
+        toCreateFacilityRequest(req.body as FacilityForCreation),
+        callOptions(req.ctx),
+      );
+      const facility = toFacilityJson(res.facility)!;
+      return reply.code(201).header("location", `${publicUrl}/api/facilities/${facility.id}`).send(facility);
+    },
+  );
+
+  app.get(
+    "/api/facilities/:facilityId",
+    {
+      schema: {
+        summary: "Get facility",
+        tags,
+        params: FacilityIdParams,
+        response: { 200: Facility, ...errorResponses(401, 403, 404) },
+      },
+      config: { permissions: ["FACILITY_READ"], lifecycle: "GA", urn },
+    },
+    async (req) => {
+      const { facilityId } = req.params as IdParams;
+      return toFacilityJson(
+        (await clients.catalog.getFacility({ id: facilityId }, callOptions(req.ctx))).facility,
+      );
+    },
+  );
+
+  app.patch(
+    "/api/facilities/:facilityId",
+    {
+      schema: {
+        summary: "Modify facility",
+        description:
+          "Changes the fields the body names (null removes an optional field). The deprecated {version, actions: [ModifyFacility]} form is still accepted.",
+        tags,
+        params: FacilityIdParams,
+        body: FacilityPatch,
+        response: { 200: Facility, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      config: { permissions: ["FACILITY_WRITE"], lifecycle: "GA", urn },
+    },
+    async (req) => {
+      const { facilityId } = req.params as IdParams;
+      const res = await clients.catalog.modifyFacility(
+        toModifyFacilityRequest(facilityId, req.body as FacilityPatchBody),
+        callOptions(req.ctx),
+      );
+      return toFacilityJson(res.facility);
+    },
+  );
+
+  app.delete(
+    "/api/facilities/:facilityId",
+    {
+      schema: {
+        summary: "Delete facility",
+        tags,
+        params: FacilityIdParams,
+        querystring: Type.Object({ forceDeletion: Type.Optional(Type.Boolean({ default: false })) }),
+        response: { ...errorResponses(401, 403, 404) },
+      },
+      config: { permissions: ["FACILITY_WRITE"], lifecycle: "GA", urn },
+    },
+    async (req, reply) => {
+      const { facilityId } = req.params as IdParams;
+      const { forceDeletion } = req.query as { forceDeletion?: boolean };
+      await clients.catalog.deleteFacility(
+        { id: facilityId, forceDeletion: forceDeletion ?? false },
+        callOptions(req.ctx),
+      );
+      return reply.code(200).send();
+    },
+  );
+}

@@ -1,0 +1,209 @@
+/** Facility schemas: the reference's ManagedFacility/Supplier shapes, for the fields the registry keeps. */
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { CustomAttributes, DateTime } from "../../schemas/common.ts";
+
+const NonEmpty = Type.String({ pattern: "^.+$" });
+const opt = <T extends TSchema>(t: T) => Type.Optional(t);
+const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
+
+export const FACILITY_TYPES = ["MANAGED_FACILITY", "SUPPLIER"] as const;
+export const FACILITY_STATUSES = ["ONLINE", "SUSPENDED", "OFFLINE"] as const;
+export const LOCATION_TYPES = ["STORE", "WAREHOUSE", "EXTERNAL"] as const;
+const Enum = (values: readonly string[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
+
+export const FacilityAddress = Type.Object(
+  {
+    companyName: opt(Type.String()),
+    street: opt(NonEmpty),
+    houseNumber: opt(NonEmpty),
+    postalCode: opt(NonEmpty),
+    city: opt(NonEmpty),
+    country: opt(Type.String({ pattern: "^[A-Z]{2}$", description: "ISO 3166-1 alpha-2" })),
+    province: opt(NonEmpty),
+    additionalAddressInfo: opt(Type.String()),
+    customAttributes: opt(Type.Object({}, { additionalProperties: true })),
+    phoneNumbers: opt(
+      Type.Array(
+        Type.Object({
+          value: Type.String(),
+          type: Enum(["MOBILE", "PHONE"]),
+          label: opt(Type.String()),
+          customAttributes: opt(Type.Object({}, { additionalProperties: true })),
+        }),
+        { maxItems: 500 },
+      ),
+    ),
+    emailAddresses: opt(
+      Type.Array(Type.Object({ value: Type.String(), recipient: opt(Type.String()) }), { maxItems: 10 }),
+    ),
+    resolvedCoordinates: opt(Type.Object({ lat: Type.Number(), lon: Type.Number() })),
+    resolvedTimeZone: opt(
+      Type.Object({
+        timeZoneId: Type.String(),
+        timeZoneName: opt(Type.String()),
+        offsetInSeconds: opt(Type.Number()),
+        source: opt(Type.String()),
+      }),
+    ),
+  },
+  { title: "FacilityAddress" },
+);
+
+/** Reference fields the registry stores as given (not interpreted by the catalog). */
+export const detailProperties = {
+  capacityEnabled: Type.Boolean(),
+  capacityPlanningTimeframe: Type.Integer({ minimum: 1 }),
+  closingDays: Type.Array(
+    Type.Object({ date: DateTime(), reason: Type.String(), recurrence: Enum(["YEARLY", "NONRECURRING"]) }),
+  ),
+  configs: Type.Array(Type.Object({ ref: opt(Type.String()), rel: opt(Type.String()) })),
+  contact: Type.Object({
+    firstName: Type.String(),
+    lastName: Type.String(),
+    roleDescription: opt(Type.String()),
+    customAttributes: opt(Type.Object({}, { additionalProperties: true })),
+  }),
+  fulfillmentProcessBuffer: Type.Integer({ minimum: 0 }),
+  operativeCosts: Type.Array(
+    Type.Object({
+      value: Type.Integer({ minimum: 0 }),
+      currency: Type.String({ pattern: "^[A-Z]{3}$" }),
+      decimalPlaces: opt(Type.Integer({ minimum: 0 })),
+    }),
+    { maxItems: 1 },
+  ),
+  pickingMethods: Type.Array(Enum(["SINGLE_ORDER", "MULTI_ORDER", "BATCH_PICKING", "BATCH"])),
+  pickingTimes: Type.Object({}, { additionalProperties: true }),
+  scanningRule: Type.Object({}, { additionalProperties: true }),
+  services: Type.Array(
+    Type.Object({ type: Enum(["SHIP_FROM_STORE", "PICKUP"]) }, { additionalProperties: false }),
+  ),
+  tags: Type.Array(Type.Object({ id: Type.String(), value: Type.String() }), { minItems: 1 }),
+} as const;
+export const DETAIL_KEYS = Object.keys(detailProperties) as (keyof typeof detailProperties)[];
+
+const optionalDetails = Object.fromEntries(Object.entries(detailProperties).map(([k, v]) => [k, opt(v)]));
+const nullableDetails = Object.fromEntries(
+  Object.entries(detailProperties).map(([k, v]) => [k, nullable(v)]),
+);
+
+/** ManagedFacilityForCreation | SupplierForCreation (which fields a type needs is checked by the service). */
+export const FacilityForCreation = Type.Object(
+  {
+    name: Type.String({ minLength: 1, examples: ["Hamburg NW2"] }),
+    type: opt(Enum(FACILITY_TYPES)),
+    status: opt(Enum(FACILITY_STATUSES)),
+    tenantFacilityId: opt(Type.String({ minLength: 1, maxLength: 256, examples: ["K12345"] })),
+    locationType: opt(Enum(LOCATION_TYPES)),
+    address: opt(FacilityAddress),
+    customAttributes: opt(Type.Object({}, { additionalProperties: true })),
+    ...optionalDetails,
+  },
+  { title: "FacilityForCreation" },
+);
+export type FacilityForCreation = Static<typeof FacilityForCreation>;
+
+const modificationFields = {
+  name: opt(Type.String({ minLength: 1 })),
+  status: opt(Enum(FACILITY_STATUSES)),
+  tenantFacilityId: nullable(Type.String({ minLength: 1, maxLength: 256 })),
+  locationType: nullable(Enum(LOCATION_TYPES)),
+  address: opt(FacilityAddress),
+  customAttributes: nullable(Type.Object({}, { additionalProperties: true })),
+  ...nullableDetails,
+};
+
+/** ManagedFacilityForModification / SupplierForModification: `type` and `version` required, nothing else allowed. */
+export const FacilityForModification = Type.Object(
+  { type: Enum(FACILITY_TYPES), version: Type.Integer({ minimum: 0 }), ...modificationFields },
+  { title: "FacilityForModification", additionalProperties: false },
+);
+
+/** Deprecated FacilityPatchActions: {version, actions: [ModifyFacility...]}. */
+export const FacilityPatchActions = Type.Object(
+  {
+    version: Type.Integer({ minimum: 0 }),
+    actions: Type.Array(
+      Type.Object(
+        { action: Type.Literal("ModifyFacility"), ...modificationFields },
+        { additionalProperties: false },
+      ),
+      { minItems: 1 },
+    ),
+  },
+  { title: "FacilityPatchActions", additionalProperties: false, deprecated: true },
+);
+
+export const FacilityPatch = Type.Union([FacilityPatchActions, FacilityForModification]);
+export type FacilityPatchBody = Static<typeof FacilityForModification> | Static<typeof FacilityPatchActions>;
+
+export const Facility = Type.Object(
+  {
+    id: Type.String(),
+    version: Type.Integer(),
+    created: DateTime(),
+    lastModified: DateTime(),
+    name: Type.String(),
+    type: Enum(FACILITY_TYPES),
+    status: Enum(FACILITY_STATUSES),
+    tenantFacilityId: opt(Type.String()),
+    locationType: opt(Enum(LOCATION_TYPES)),
+    address: opt(FacilityAddress),
+    customAttributes: opt(CustomAttributes),
+    ...optionalDetails,
+  },
+  { title: "Facility" },
+);
+
+/** StrippedManagedFacility: versioned fields, address fields flattened, id, name, status, type. */
+export const StrippedFacility = Type.Object(
+  {
+    id: Type.String(),
+    version: Type.Integer(),
+    created: DateTime(),
+    lastModified: DateTime(),
+    name: Type.String(),
+    type: Enum(FACILITY_TYPES),
+    status: Enum(FACILITY_STATUSES),
+    tenantFacilityId: opt(Type.String()),
+    ...Object.fromEntries(
+      [
+        "companyName",
+        "street",
+        "houseNumber",
+        "postalCode",
+        "city",
+        "country",
+        "province",
+        "additionalAddressInfo",
+      ].map((k) => [k, opt(Type.String())]),
+    ),
+  },
+  { title: "StrippedFacility" },
+);
+
+export const StrippedFacilities = Type.Object(
+  { facilities: Type.Array(StrippedFacility), total: Type.Integer({ minimum: 0 }) },
+  { title: "StrippedFacilities" },
+);
+
+export const FacilityListQuery = Type.Object({
+  startAfterId: opt(Type.String({ maxLength: 256 })),
+  size: opt(Type.Integer({ minimum: 1, maximum: 500, default: 25 })),
+  status: opt(Type.Array(Enum(FACILITY_STATUSES))),
+  type: opt(Type.Array(Enum(FACILITY_TYPES))),
+  tenantFacilityId: opt(Type.String({ maxLength: 256 })),
+  orderBy: opt(Enum(["NAME", "CREATED", "POSTAL_CODE_ASC"])),
+});
+
+export const FacilityIdParams = Type.Object({
+  facilityId: Type.String({
+    minLength: 1,
+    maxLength: 600,
+    description: "Id of the facility, or urn:fft:facility:tenantFacilityId:<value>",
+  }),
+});

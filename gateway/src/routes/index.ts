@@ -1,0 +1,10 @@
+/** Every resource's routes, registered explicitly (no autoload). */
+import type { FastifyInstance } from "fastify";
+import { categoryRoutes } from "./categories/index.ts";
+import type { RouteDeps } from "./deps.ts";
+import { facilityRoutes } from "./facilities/index.ts";
+
+export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  categoryRoutes(app, deps);
+  facilityRoutes(app, deps);
+}

@@ -1,0 +1,209 @@
+/**
+ * JSON schemas shared by routes, written to match the platform's public API description (the
+ * reference): error body, paging, search payloads and the filter operator sets. Validation and the
+ * OpenAPI document both come from these.
+ */
+import { type TSchema, Type } from "@sinclair/typebox";
+
+/** The platform's error body: an array of {summary, description, requestVersion, version} + our `code`. */
+export const ErrorInner = Type.Object(
+  {
+    summary: Type.String({ examples: ["One or more mandatory attributes were not provided."] }),
+    description: Type.Optional(Type.String()),
+    requestVersion: Type.Optional(Type.Integer({ description: "The version the request named." })),
+    version: Type.Optional(Type.Integer({ description: "The entity's current version." })),
+    code: Type.Optional(Type.String({ description: "Stable machine-readable error code (our addition)." })),
+  },
+  { title: "ErrorInner" },
+);
+export const ApiError = Type.Array(ErrorInner, { title: "ApiError" });
+
+export const errorResponses = (...codes: number[]) =>
+  Object.fromEntries(
+    codes.map((c) => [c, { ...ApiError, description: errorDescriptions[c] ?? "Error" } as TSchema]),
+  );
+
+const errorDescriptions: Record<number, string> = {
+  400: "Invalid input",
+  401: "Your user is not allowed to operate against this API instance",
+  403: "Your user, although recognized, is not authorized to use this endpoint",
+  404: "Entity not found",
+  409: "Version conflict",
+  422: "Not possible in the entity's current state",
+  429: "Too many requests",
+};
+
+export const DateTime = (description?: string) => Type.String({ format: "date-time", description });
+
+export const CustomAttributes = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+  description:
+    "Attributes that can be added to this entity. These attributes cannot be used within fulfillment processes, but enable you to attach custom data from your systems.",
+});
+
+export const LocaleString = Type.Record(Type.String(), Type.String(), {
+  description: 'Locale code -> translated text, e.g. {"de_DE": "Getränke"}',
+});
+
+/** `size` (1..500, default 25) and `startAfterId` of REST list endpoints. */
+export const ListQuery = {
+  size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 25, description: "Page size" })),
+  startAfterId: Type.Optional(Type.String({ maxLength: 256, description: "Return entities after this id" })),
+};
+
+export const PageInfo = Type.Object(
+  {
+    startCursor: Type.String(),
+    endCursor: Type.String(),
+    hasNextPage: Type.Boolean(),
+    hasPreviousPage: Type.Boolean(),
+  },
+  { title: "PageInfo" },
+);
+
+const Str = Type.String({ maxLength: 256 });
+const StrList = Type.Array(Str, { maxItems: 25 });
+
+/** The platform's filter operator sets (schema names as in the reference). */
+export const Filters = {
+  StringFilter: Type.Object(
+    {
+      eq: Type.Optional(Str),
+      notEq: Type.Optional(Str),
+      in: Type.Optional(StrList),
+      notIn: Type.Optional(StrList),
+    },
+    { additionalProperties: false },
+  ),
+  StringSearchFilter: Type.Object(
+    {
+      eq: Type.Optional(Str),
+      notEq: Type.Optional(Str),
+      in: Type.Optional(StrList),
+      notIn: Type.Optional(StrList),
+      like: Type.Optional(Str),
+    },
+    { additionalProperties: false },
+  ),
+  StringEqFilter: Type.Object(
+    { eq: Type.Optional(Str), notEq: Type.Optional(Str) },
+    { additionalProperties: false },
+  ),
+  BooleanFilter: Type.Object(
+    { eq: Type.Optional(Type.Boolean()), notEq: Type.Optional(Type.Boolean()) },
+    { additionalProperties: false },
+  ),
+  NumberEqFilter: Type.Object(
+    {
+      eq: Type.Optional(Type.Number()),
+      notEq: Type.Optional(Type.Number()),
+      gt: Type.Optional(Type.Number()),
+      gte: Type.Optional(Type.Number()),
+      lt: Type.Optional(Type.Number()),
+      lte: Type.Optional(Type.Number()),
+    },
+    { additionalProperties: false },
+  ),
+  DateFilter: Type.Object(
+    {
+      eq: Type.Optional(DateTime()),
+      notEq: Type.Optional(DateTime()),
+      gt: Type.Optional(DateTime()),
+      gte: Type.Optional(DateTime()),
+      lt: Type.Optional(DateTime()),
+      lte: Type.Optional(DateTime()),
+      after: Type.Optional(
+        Type.String({ maxLength: 256, description: "ISO-8601 duration relative to now, e.g. -P1D" }),
+      ),
+      before: Type.Optional(
+        Type.String({ maxLength: 256, description: "ISO-8601 duration relative to now, e.g. P1W" }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  KeyExistsFilter: Type.Object({ exists: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  EnumFilter: (values: readonly string[]) => {
+    const E = Type.Union(values.map((v) => Type.Literal(v)));
+    return Type.Object(
+      { eq: Type.Optional(E), notEq: Type.Optional(E), in: Type.Optional(Type.Array(E, { maxItems: 500 })) },
+      { additionalProperties: false },
+    );
+  },
+};
+
+/**
+ * A `<Entity>SearchQuery`: the field filters plus recursive `and`/`or` (at most 500 entries each).
+ * Extra properties are rejected, so an unknown query field is a 400.
+ */
+export function SearchQuery(title: string, fields: Record<string, TSchema>) {
+  return Type.Recursive(
+    (Self) =>
+      Type.Object(
+        {
+          ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])),
+          and: Type.Optional(Type.Array(Self, { maxItems: 500 })),
+          or: Type.Optional(Type.Array(Self, { maxItems: 500 })),
+        },
+        { additionalProperties: false },
+      ),
+    { $id: title, title },
+  );
+}
+
+const Direction = Type.Union([Type.Literal("ASC"), Type.Literal("DESC")]);
+
+/** A `<Entity>Sort` entry: exactly one field; map fields (customAttributes) take {key: direction}. */
+export function SortEntry(title: string, fields: readonly string[], mapFields: readonly string[] = []) {
+  return Type.Object(
+    {
+      ...Object.fromEntries(fields.map((f) => [f, Type.Optional(Direction)])),
+      ...Object.fromEntries(
+        mapFields.map((f) => [
+          f,
+          Type.Optional(Type.Record(Type.String(), Direction, { minProperties: 1, maxProperties: 1 })),
+        ]),
+      ),
+    },
+    { title, minProperties: 1, maxProperties: 1, additionalProperties: false },
+  );
+}
+
+/** A `<Entity>SearchPayload` (paging combinations are checked by the search runner). */
+export function SearchPayload(title: string, query: TSchema, sort: TSchema) {
+  return Type.Object(
+    {
+      query,
+      sort: Type.Optional(Type.Array(sort, { minItems: 1, maxItems: 1 })),
+      after: Type.Optional(
+        Type.String({
+          maxLength: 4096,
+          description: "pageInfo.endCursor of the previous page; not with before/last",
+        }),
+      ),
+      before: Type.Optional(
+        Type.String({
+          maxLength: 4096,
+          description: "pageInfo.startCursor of the next page; not with after/size",
+        }),
+      ),
+      size: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 250,
+          description: "Forward page size (default 20); not with last",
+        }),
+      ),
+      last: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 250,
+          description: "Backward page size (default 20); not with size",
+        }),
+      ),
+      startAfterId: Type.Optional(Type.String({ deprecated: true, description: "Deprecated: use after" })),
+      options: Type.Optional(
+        Type.Object({ withTotal: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+      ),
+    },
+    { title, additionalProperties: false },
+  );
+}

@@ -1,0 +1,12 @@
+import type { MigrationObject } from "@mikro-orm/postgresql";
+import { CategorySchema } from "./category.entity.ts";
+import { FacilitySchema } from "./facility.entity.ts";
+import { M0001Initial } from "./migrations/m0001-initial.ts";
+
+/** The schema (and database role prefix) the catalog service owns. */
+export const SCHEMA = "catalog";
+
+export const entities = [CategorySchema, FacilitySchema];
+
+/** Applied in order; never edit a released migration, add a new one. */
+export const migrations: MigrationObject[] = [{ name: "m0001-initial", class: M0001Initial }];

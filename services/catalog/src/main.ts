@@ -1,0 +1,4 @@
+import { runMain } from "@fop/kit/service";
+import { catalogService } from "./service.ts";
+
+await runMain(catalogService);

@@ -1,0 +1,147 @@
+/**
+ * CatalogService handlers: read the request context, call the use case, map the result. Nothing else.
+ */
+import type { ConnectRouter } from "@connectrpc/connect";
+import { invalid } from "@fop/kit/errors";
+import { enumName } from "@fop/kit/rpc/proto";
+import { searchParams } from "@fop/kit/rpc/search";
+import { requestContext } from "@fop/kit/rpc/server";
+import {
+  CatalogService,
+  FacilityStatusSchema,
+  FacilityTypeSchema,
+} from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import {
+  type FacilityStatus,
+  type FacilityType,
+  MODIFIABLE_FIELDS,
+  type ModifiableField,
+} from "../domain/facility.ts";
+import * as categories from "../usecases/categories.ts";
+import type { CatalogDeps } from "../usecases/deps.ts";
+import * as facilities from "../usecases/facilities.ts";
+import { toCategoryMessage } from "./category.mapper.ts";
+import { fromFacilityMessage, toFacilityMessage } from "./facility.mapper.ts";
+
+/** proto field name in an update mask -> domain field. */
+const MASK_FIELDS: Record<string, ModifiableField> = {
+  tenant_facility_id: "tenantFacilityId",
+  name: "name",
+  type: "type",
+  status: "status",
+  location_type: "locationType",
+  address: "address",
+  custom_attributes: "customAttributes",
+};
+
+const page = (p: { size: number; startAfterId: string } | undefined) => ({
+  size: p?.size && p.size > 0 ? Math.min(p.size, 500) : 25,
+  startAfterId: p?.startAfterId ?? "",
+});
+
+export function catalogRoutes(deps: CatalogDeps) {
+  return (router: ConnectRouter) =>
+    router.service(CatalogService, {
+      async listCategories(req, hctx) {
+        const { size, startAfterId } = page(req.page);
+        const list = await categories.listCategories(deps, requestContext(hctx), size, startAfterId);
+        return { categories: list.map(toCategoryMessage) };
+      },
+      async createCategory(req, hctx) {
+        const c = await categories.createCategory(deps, requestContext(hctx), {
+          tenantCategoryId: req.tenantCategoryId,
+          nameLocalized: req.nameLocalized,
+          customAttributes: req.customAttributes ?? null,
+        });
+        return { category: toCategoryMessage(c) };
+      },
+      async getCategory(req, hctx) {
+        return {
+          category: toCategoryMessage(await categories.getCategory(deps, requestContext(hctx), req.id)),
+        };
+      },
+      async replaceCategory(req, hctx) {
+        const c = await categories.replaceCategory(deps, requestContext(hctx), req.id, Number(req.version), {
+          tenantCategoryId: req.tenantCategoryId,
+          nameLocalized: req.nameLocalized,
+          customAttributes: req.customAttributes ?? null,
+        });
+        return { category: toCategoryMessage(c) };
+      },
+      async deleteCategory(req, hctx) {
+        return {
+          category: toCategoryMessage(await categories.deleteCategory(deps, requestContext(hctx), req.id)),
+        };
+      },
+      async searchCategories(req, hctx) {
+        const result = await categories.searchCategories(
+          deps,
+          requestContext(hctx),
+          searchParams(req.search),
+        );
+        return {
+          categories: result.rows.map(toCategoryMessage),
+          pageInfo: result.pageInfo,
+          total: result.total === undefined ? undefined : BigInt(result.total),
+        };
+      },
+
+      async listFacilities(req, hctx) {
+        const result = await facilities.listFacilities(deps, requestContext(hctx), {
+          ...page(req.page),
+          statuses: req.statuses
+            .map((s) => enumName(FacilityStatusSchema, s))
+            .filter(Boolean) as FacilityStatus[],
+          types: req.types.map((t) => enumName(FacilityTypeSchema, t)).filter(Boolean) as FacilityType[],
+          tenantFacilityId: req.tenantFacilityId,
+          orderBy: req.orderBy,
+        });
+        return { facilities: result.facilities.map(toFacilityMessage), total: BigInt(result.total) };
+      },
+      async createFacility(req, hctx) {
+        const f = await facilities.createFacility(
+          deps,
+          requestContext(hctx),
+          fromFacilityMessage(req.facility),
+        );
+        return { facility: toFacilityMessage(f) };
+      },
+      async getFacility(req, hctx) {
+        return {
+          facility: toFacilityMessage(await facilities.getFacility(deps, requestContext(hctx), req.id)),
+        };
+      },
+      async modifyFacility(req, hctx) {
+        const fields: ModifiableField[] = [];
+        const detailKeys: string[] = [];
+        for (const path of req.updateMask?.paths ?? []) {
+          if (path.startsWith("details.")) detailKeys.push(path.slice("details.".length));
+          else if (MASK_FIELDS[path] && MODIFIABLE_FIELDS.includes(MASK_FIELDS[path]))
+            fields.push(MASK_FIELDS[path]);
+          else
+            throw invalid("UNKNOWN_FIELD", `Field ${JSON.stringify(path)} cannot be modified.`, `/${path}`);
+        }
+        const f = await facilities.modifyFacility(deps, requestContext(hctx), req.id, Number(req.version), {
+          fields,
+          detailKeys,
+          values: fromFacilityMessage(req.facility),
+        });
+        return { facility: toFacilityMessage(f) };
+      },
+      async deleteFacility(req, hctx) {
+        await facilities.deleteFacility(deps, requestContext(hctx), req.id);
+        return {};
+      },
+
+      async lookupId(req, hctx) {
+        const ctx = requestContext(hctx);
+        if (req.entity === "category" && req.field === "tenantCategoryId") {
+          return { id: await categories.lookupCategoryId(deps, ctx, req.value) };
+        }
+        if (req.entity === "facility" && req.field === "tenantFacilityId") {
+          return { id: await facilities.lookupFacilityId(deps, ctx, req.value) };
+        }
+        throw invalid("UNKNOWN_URN", `The catalog resolves no ${req.entity}:${req.field} URNs.`);
+      },
+    });
+}

@@ -1,0 +1,97 @@
+/**
+ * The request context every call carries: tenant, principal, client and trace. The gateway derives
+ * it from the verified token and sends it to services in headers; services read it back in the kit's
+ * RPC interceptor. Services trust these headers: they are reachable only from inside the cluster
+ * (see deploy/ network policies).
+ */
+import { createContextKey } from "@connectrpc/connect";
+import { AppError } from "./errors.ts";
+
+export interface Principal {
+  /** Token subject. */
+  readonly userId: string;
+  /** Display/login name; personal data. */
+  readonly username: string;
+  readonly roles: readonly string[];
+  /** Effective permissions (roles expanded). */
+  readonly permissions: readonly string[];
+}
+
+export interface ClientInfo {
+  /** REST, GRAPHQL or RPC. */
+  readonly api: string;
+  /** User-Agent / X-User-Agent as sent. */
+  readonly rawInfo: string;
+}
+
+export interface RequestContext {
+  readonly tenant: string;
+  readonly principal: Principal;
+  readonly client: ClientInfo;
+  /** W3C trace id of the request ("" when tracing is off). */
+  readonly traceId: string;
+}
+
+export const CONTEXT_HEADERS = {
+  tenant: "x-fop-tenant",
+  userId: "x-fop-user-id",
+  username: "x-fop-username",
+  roles: "x-fop-roles",
+  permissions: "x-fop-permissions",
+  clientApi: "x-fop-client-api",
+  clientInfo: "x-fop-client-info",
+} as const;
+
+/** Tenant ids: what a tenant slug may look like (also keeps them safe in subjects and headers). */
+export const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
+
+const enc = (s: string) => encodeURIComponent(s);
+const dec = (s: string | null) => (s ? decodeURIComponent(s) : "");
+
+/** Headers that carry `ctx` to another service (trace context travels separately, as traceparent). */
+export function contextToHeaders(ctx: Omit<RequestContext, "traceId">): Record<string, string> {
+  return {
+    [CONTEXT_HEADERS.tenant]: ctx.tenant,
+    [CONTEXT_HEADERS.userId]: enc(ctx.principal.userId),
+    [CONTEXT_HEADERS.username]: enc(ctx.principal.username),
+    [CONTEXT_HEADERS.roles]: ctx.principal.roles.map(enc).join(","),
+    [CONTEXT_HEADERS.permissions]: ctx.principal.permissions.map(enc).join(","),
+    [CONTEXT_HEADERS.clientApi]: ctx.client.api,
+    [CONTEXT_HEADERS.clientInfo]: enc(ctx.client.rawInfo.slice(0, 512)),
+  };
+}
+
+/** Reads the context sent by {@link contextToHeaders}; a call without a valid tenant is rejected. */
+export function contextFromHeaders(h: Headers, traceId: string): RequestContext {
+  const tenant = h.get(CONTEXT_HEADERS.tenant) ?? "";
+  if (!TENANT_PATTERN.test(tenant)) {
+    throw new AppError("unauthenticated", {
+      code: "TENANT_MISSING",
+      description: `RPC calls must carry a valid ${CONTEXT_HEADERS.tenant} header.`,
+    });
+  }
+  const list = (name: string) =>
+    (h.get(name) ?? "")
+      .split(",")
+      .filter((s) => s !== "")
+      .map(dec);
+  return {
+    tenant,
+    principal: {
+      userId: dec(h.get(CONTEXT_HEADERS.userId)),
+      username: dec(h.get(CONTEXT_HEADERS.username)),
+      roles: list(CONTEXT_HEADERS.roles),
+      permissions: list(CONTEXT_HEADERS.permissions),
+    },
+    client: {
+      api: h.get(CONTEXT_HEADERS.clientApi) ?? "RPC",
+      rawInfo: dec(h.get(CONTEXT_HEADERS.clientInfo)),
+    },
+    traceId,
+  };
+}
+
+/** Where the kit's server interceptor puts the context for handlers (`handlerContext.values`). */
+export const requestContextKey = createContextKey<RequestContext | undefined>(undefined, {
+  description: "fop request context",
+});

@@ -1,0 +1,56 @@
+/**
+ * Database administration the launcher and the tests do with an admin connection before services
+ * start: per-service role and schema, shared extensions, throw-away test databases.
+ */
+import pg from "pg";
+import { serviceRole } from "./orm.ts";
+
+const IDENT = /^[a-z][a-z0-9_]{0,40}$/;
+const ident = (s: string) => {
+  if (!IDENT.test(s)) throw new Error(`not a safe identifier: ${s}`);
+  return `"${s}"`;
+};
+
+async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const ignoreDuplicate = (err: unknown) => {
+  const code = (err as { code?: string }).code;
+  // duplicate_object, unique_violation (concurrent CREATE ROLE), duplicate_schema
+  if (code !== "42710" && code !== "23505" && code !== "42P06") throw err;
+};
+
+/**
+ * Creates (idempotently) the service's login role and a schema it owns, so that the service's
+ * migrations can only touch its own schema (STACK.md trap 5), plus the extensions indexes use.
+ */
+export async function ensureServiceSchema(adminUrl: string, service: string): Promise<void> {
+  const role = ident(serviceRole(service));
+  const schema = ident(service);
+  await withClient(adminUrl, async (c) => {
+    await c.query(`create role ${role} login`).catch(ignoreDuplicate);
+    await c.query(`create schema if not exists ${schema} authorization ${role}`).catch(ignoreDuplicate);
+    await c.query(`alter role ${role} set search_path = ${schema}, public`);
+    await c.query("create extension if not exists btree_gin with schema public").catch(ignoreDuplicate);
+  });
+}
+
+/** Creates a fresh database (tests: one per test file) and returns its URL. */
+export async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  await withClient(adminUrl, (c) => c.query(`create database ${ident(name)}`));
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Drops a database created by {@link createDatabase}, disconnecting its sessions. */
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  await withClient(adminUrl, (c) => c.query(`drop database if exists ${ident(name)} with (force)`));
+}

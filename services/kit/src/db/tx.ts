@@ -1,0 +1,48 @@
+/**
+ * One unit of work = one transaction on a fresh entity manager. Database errors that mean something
+ * to a caller (a taken unique identifier, a lost optimistic-lock race) become AppErrors here, in one
+ * place.
+ */
+import { OptimisticLockError, UniqueConstraintViolationException } from "@mikro-orm/core";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { AppError, isAppError } from "../errors.ts";
+import type { Orm } from "./orm.ts";
+
+/** Maps a unique index name to the error its violation means (e.g. a taken tenant identifier). */
+export type UniqueViolations = Readonly<Record<string, () => AppError>>;
+
+export function translateDbError(err: unknown, unique: UniqueViolations = {}): unknown {
+  if (isAppError(err)) return err;
+  if (err instanceof OptimisticLockError) {
+    return new AppError("version_conflict", {
+      code: "VERSION_CONFLICT",
+      description: "The entity was changed by another request at the same time; read it again and retry.",
+    });
+  }
+  if (err instanceof UniqueConstraintViolationException) {
+    const constraint = (err as { constraint?: string }).constraint ?? "";
+    const known = unique[constraint];
+    if (known) return known();
+    return new AppError("conflict", {
+      code: "DUPLICATE",
+      description: "An entity with the same identifier exists.",
+    });
+  }
+  return err;
+}
+
+/** Runs `fn` in a transaction on a fresh fork of the ORM's entity manager. */
+export async function inTransaction<T>(
+  orm: Orm,
+  fn: (em: EntityManager) => Promise<T>,
+  unique: UniqueViolations = {},
+): Promise<T> {
+  try {
+    return await (orm.em.fork() as EntityManager).transactional(fn);
+  } catch (err) {
+    throw translateDbError(err, unique);
+  }
+}
+
+/** A fresh entity manager for reads outside a transaction. */
+export const readEm = (orm: Orm): EntityManager => orm.em.fork() as EntityManager;

@@ -1,0 +1,18 @@
+/**
+ * Loaded with `node --import @fop/kit/otel-register` before a service's main module, so that the
+ * pg instrumentation hooks pg before anything imports them (ESM needs the
+ * import-in-the-middle loader hook registered first). Configured by OTEL_SERVICE_NAME and
+ * OTEL_EXPORTER_OTLP_ENDPOINT; OTEL_SDK_DISABLED=true turns tracing off.
+ */
+import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
+import { register, supportsSyncHooks } from "import-in-the-middle/register-hooks.mjs";
+import { startTracing } from "./otel.ts";
+
+if (process.env.OTEL_SDK_DISABLED !== "true") {
+  if (supportsSyncHooks()) register({ include: ["pg", "pg-pool"] });
+  startTracing({
+    serviceName: process.env.OTEL_SERVICE_NAME ?? "fop",
+    otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    instrumentations: [new PgInstrumentation({ requireParentSpan: true })],
+  });
+}

@@ -1,0 +1,21 @@
+/** Small helpers between protobuf messages and the REST/domain shapes. */
+import type { DescEnum } from "@bufbuild/protobuf";
+import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+
+/** The REST name of an enum value (FACILITY_TYPE_SUPPLIER -> SUPPLIER); undefined for *_UNSPECIFIED. */
+export function enumName(desc: DescEnum, value: number): string | undefined {
+  if (value === 0) return undefined;
+  return desc.value[value]?.localName;
+}
+
+/** The enum number for a REST name (SUPPLIER -> FACILITY_TYPE_SUPPLIER's number); undefined when unknown. */
+export function enumValue(desc: DescEnum, name: string): number | undefined {
+  const v = desc.values.find((x) => x.localName === name && x.number !== 0);
+  return v?.number;
+}
+
+export const toTimestamp = (d: Date): Timestamp => timestampFromDate(d);
+export const fromTimestamp = (t: Timestamp | undefined): Date => (t ? timestampDate(t) : new Date(0));
+/** ISO 8601 UTC with milliseconds, as the REST API shows timestamps. */
+export const isoTimestamp = (t: Timestamp | undefined): string | undefined =>
+  t ? timestampDate(t).toISOString() : undefined;

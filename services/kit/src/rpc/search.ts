@@ -1,0 +1,23 @@
+import type { SearchRequest } from "@fop/proto/fop/common/v1/common_pb.js";
+import { SortDirection } from "@fop/proto/fop/common/v1/common_pb.js";
+import type { SearchParams } from "../search/keyset.ts";
+
+/** The common SearchRequest message -> the keyset runner's parameters. */
+export function searchParams(req: SearchRequest | undefined): SearchParams {
+  if (!req) return {};
+  return {
+    query: req.query,
+    sort: req.sort?.field
+      ? {
+          field: req.sort.field,
+          key: req.sort.key || undefined,
+          direction: req.sort.direction === SortDirection.DESC ? "DESC" : "ASC",
+        }
+      : undefined,
+    after: req.after || undefined,
+    before: req.before || undefined,
+    size: req.size || undefined,
+    last: req.last || undefined,
+    withTotal: req.withTotal,
+  };
+}

@@ -1,0 +1,228 @@
+/**
+ * Index-backed keyset pagination for every search endpoint: one sort key plus the id as tie-breaker,
+ * forward (`after`, `size`) and backward (`before`, `last`), never OFFSET. Nulls sort last ascending
+ * and first descending (Postgres' own order), so one btree index (tenant_id, key, id) serves both
+ * directions.
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { query as runSql } from "../db/sql.ts";
+import { invalid } from "../errors.ts";
+import { isUuid } from "../ids.ts";
+import { type CursorData, decodeCursor, encodeCursor } from "./cursor.ts";
+import { checkAttributeKey, type QueryFields, translateQuery } from "./query.ts";
+import { SqlBuilder } from "./sql-builder.ts";
+
+export type SortType = "text" | "timestamptz" | "uuid" | "numeric" | "jsonb";
+
+/** A sortable expression (trusted SQL) and how to compare it. */
+export interface SortSpec {
+  expr: string;
+  type: SortType;
+  nullable: boolean;
+}
+
+/** Sort fields of a resource; map-valued fields (customAttributes) build their expression per key. */
+export type SortFields = Readonly<Record<string, SortSpec | ((key: string, b: SqlBuilder) => SortSpec)>>;
+
+export interface SearchResource {
+  /** Qualified table, aliased as `t` in every query. */
+  table: string;
+  /** Select list, e.g. "t.*". */
+  select: string;
+  fields: QueryFields;
+  sorts: SortFields;
+}
+
+export interface SearchParams {
+  query?: JsonObject | undefined;
+  sort?: { field: string; key?: string | undefined; direction: "ASC" | "DESC" } | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
+  size?: number | undefined;
+  last?: number | undefined;
+  withTotal?: boolean | undefined;
+}
+
+export interface PageInfo {
+  startCursor: string;
+  endCursor: string;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+}
+
+export interface SearchPage<R> {
+  rows: R[];
+  pageInfo: PageInfo;
+  total?: number;
+}
+
+export const SEARCH_PAGE = { defaultSize: 20, maxSize: 250 } as const;
+
+const ID: SortSpec = { expr: "t.id", type: "uuid", nullable: false };
+const SORT_VALUE = "__sort_value";
+
+function checkPaging(p: SearchParams): { backward: boolean; limit: number } {
+  const clash = (a: string, b: string) =>
+    invalid("INVALID_PAGINATION", `${a} cannot be combined with ${b}.`, `/${a}`);
+  if (p.after && p.before) throw clash("after", "before");
+  if (p.after && p.last) throw clash("last", "after");
+  if (p.before && p.size) throw clash("size", "before");
+  if (p.size && p.last) throw clash("last", "size");
+  const backward = Boolean(p.before || p.last);
+  const limit = (backward ? p.last : p.size) || SEARCH_PAGE.defaultSize;
+  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_PAGE.maxSize) {
+    throw invalid(
+      "INVALID_PAGE_SIZE",
+      `${backward ? "last" : "size"} must be a whole number from 1 to ${SEARCH_PAGE.maxSize}.`,
+      backward ? "/last" : "/size",
+    );
+  }
+  return { backward, limit };
+}
+
+function resolveSort(
+  res: SearchResource,
+  p: SearchParams,
+  b: SqlBuilder,
+): { key: string; spec: SortSpec; dir: "ASC" | "DESC" } {
+  if (!p.sort) return { key: "id", spec: ID, dir: "ASC" };
+  const entry = Object.hasOwn(res.sorts, p.sort.field) ? res.sorts[p.sort.field] : undefined;
+  if (!entry) {
+    throw invalid(
+      "UNKNOWN_SORT_FIELD",
+      `unknown sort field ${JSON.stringify(p.sort.field)}; allowed: ${Object.keys(res.sorts).join(", ")}.`,
+      "/sort/0",
+    );
+  }
+  if (typeof entry === "function") {
+    const mapKey = p.sort.key ?? "";
+    checkAttributeKey(mapKey, `/sort/0/${p.sort.field}`);
+    return { key: `${p.sort.field}:${mapKey}`, spec: entry(mapKey, b), dir: p.sort.direction };
+  }
+  return { key: p.sort.field, spec: entry, dir: p.sort.direction };
+}
+
+function cursorParam(spec: SortSpec, value: unknown, b: SqlBuilder, field: string): string {
+  const bad = () => invalid("INVALID_CURSOR", "The cursor is not one this API issued.", field);
+  if (spec.type === "jsonb") return b.param(JSON.stringify(value ?? null), "jsonb");
+  if (typeof value !== "string") throw bad();
+  if (spec.type === "uuid" && !isUuid(value)) throw bad();
+  if (spec.type === "timestamptz" && Number.isNaN(Date.parse(value))) throw bad();
+  if (spec.type === "numeric" && !/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value)) throw bad();
+  return b.param(value, spec.type);
+}
+
+/** Rows strictly after the cursor row in scan order `dir` (nulls last ASC / first DESC). */
+function keysetCondition(
+  spec: SortSpec,
+  dir: "ASC" | "DESC",
+  c: CursorData,
+  b: SqlBuilder,
+  field: string,
+): string {
+  if (!isUuid(c.id)) throw invalid("INVALID_CURSOR", "The cursor is not one this API issued.", field);
+  const id = b.param(c.id, "uuid");
+  const gt = dir === "ASC" ? ">" : "<";
+  if (spec.expr === ID.expr) return `t.id ${gt} ${id}`;
+  const isNull = c.value === null || c.value === undefined;
+  if (!spec.nullable) {
+    if (isNull) throw invalid("INVALID_CURSOR", "The cursor is not one this API issued.", field);
+    return `(${spec.expr}, t.id) ${gt} (${cursorParam(spec, c.value, b, field)}, ${id})`;
+  }
+  if (dir === "ASC") {
+    if (isNull) return `(${spec.expr} IS NULL AND t.id > ${id})`;
+    const v = cursorParam(spec, c.value, b, field);
+    return `(${spec.expr} > ${v} OR (${spec.expr} = ${v} AND t.id > ${id}) OR ${spec.expr} IS NULL)`;
+  }
+  if (isNull) return `((${spec.expr} IS NULL AND t.id < ${id}) OR ${spec.expr} IS NOT NULL)`;
+  const v = cursorParam(spec, c.value, b, field);
+  return `(${spec.expr} < ${v} OR (${spec.expr} = ${v} AND t.id < ${id}))`;
+}
+
+function cursorValue(v: unknown): unknown {
+  return v instanceof Date ? v.toISOString() : (v ?? null);
+}
+
+/** Translates and runs one search page for `tenant`; rows come back as selected (plus no extras). */
+export async function runSearch<R extends Record<string, unknown>>(
+  em: EntityManager,
+  tenant: string,
+  res: SearchResource,
+  p: SearchParams,
+  now: Date = new Date(),
+): Promise<SearchPage<R>> {
+  const { backward, limit } = checkPaging(p);
+  const b = new SqlBuilder();
+  const tenantParam = b.param(tenant, "text");
+  const where = translateQuery(p.query, res.fields, b, now);
+  const sort = resolveSort(res, p, b);
+  const scanDir = backward ? (sort.dir === "ASC" ? "DESC" : "ASC") : sort.dir;
+
+  const conditions = [`t.tenant_id = ${tenantParam}`, where];
+  const rawCursor = backward ? p.before : p.after;
+  const cursorField = backward ? "/before" : "/after";
+  if (rawCursor) {
+    const c = decodeCursor(rawCursor, cursorField);
+    if (c.sort !== sort.key || c.dir !== sort.dir) {
+      throw invalid(
+        "CURSOR_SORT_MISMATCH",
+        "The cursor belongs to a search with a different sort.",
+        cursorField,
+      );
+    }
+    conditions.push(keysetCondition(sort.spec, scanDir, c, b, cursorField));
+  }
+  const nulls = scanDir === "ASC" ? "NULLS LAST" : "NULLS FIRST";
+  const orderBy =
+    sort.spec.expr === ID.expr ? `t.id ${scanDir}` : `${sort.spec.expr} ${scanDir} ${nulls}, t.id ${scanDir}`;
+  const text = `SELECT ${res.select}, ${sort.spec.expr} AS ${SORT_VALUE} FROM ${res.table} t WHERE ${conditions.join(" AND ")} ORDER BY ${orderBy} LIMIT ${limit + 1}`;
+
+  const [rows, total] = await Promise.all([
+    withRegexErrors(() => runSql<R>(em, { text, params: b.params })),
+    p.withTotal ? countMatches(em, tenant, res, p, now) : Promise.resolve(undefined),
+  ]);
+  const hasMore = rows.length > limit;
+  const page = rows.slice(0, limit);
+  if (backward) page.reverse();
+  const cursorOf = (r: R | undefined) =>
+    r
+      ? encodeCursor({ sort: sort.key, dir: sort.dir, value: cursorValue(r[SORT_VALUE]), id: String(r.id) })
+      : "";
+  for (const r of page) delete r[SORT_VALUE];
+  const pageInfo: PageInfo = {
+    startCursor: cursorOf(page[0]) || rawCursor || "",
+    endCursor: cursorOf(page[page.length - 1]) || rawCursor || "",
+    hasNextPage: backward ? Boolean(p.before) : hasMore,
+    hasPreviousPage: backward ? hasMore : Boolean(p.after),
+  };
+  return total === undefined ? { rows: page, pageInfo } : { rows: page, pageInfo, total };
+}
+
+async function countMatches(
+  em: EntityManager,
+  tenant: string,
+  res: SearchResource,
+  p: SearchParams,
+  now: Date,
+) {
+  const b = new SqlBuilder();
+  const text = `SELECT count(*)::int AS n FROM ${res.table} t WHERE t.tenant_id = ${b.param(tenant, "text")} AND ${translateQuery(p.query, res.fields, b, now)}`;
+  const [row] = await withRegexErrors(() => runSql<{ n: number }>(em, { text, params: b.params }));
+  return row?.n ?? 0;
+}
+
+/** Postgres rejects a malformed `like` regex with SQLSTATE 2201B: that is the caller's 400. */
+async function withRegexErrors<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if ((err as { code?: string }).code === "2201B") {
+      throw invalid(
+        "INVALID_REGEX",
+        `A like pattern is not a valid regular expression: ${(err as Error).message}`,
+      );
+    }
+    throw err;
+  }
+}

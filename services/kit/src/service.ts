@@ -1,0 +1,181 @@
+/**
+ * The life cycle every service shares: config -> ORM -> RPC + admin servers -> listen -> graceful
+ * close. A service describes itself as a {@link ServiceModule}; its main.ts is two lines, and the
+ * launcher and tests start the very same thing.
+ */
+import type { ConnectRouter } from "@connectrpc/connect";
+import type { EntitySchema, MigrationObject } from "@mikro-orm/postgresql";
+import type { FastifyInstance } from "fastify";
+import { type ConfigOf, type ConfigSchema, env, loadConfig } from "./config.ts";
+import { initOrm, migrate, type Orm } from "./db/orm.ts";
+import { newId } from "./ids.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { createMetrics, type Metrics } from "./metrics.ts";
+import { buildAdminServer, buildRpcServer, type RpcServer } from "./rpc/server.ts";
+
+/** Default ports of each service (RPC h2c, admin HTTP/1.1); the gateway's <NAME>_URL defaults match. */
+export const SERVICE_PORTS = {
+  catalog: { rpc: 7101, admin: 7201 },
+  picking: { rpc: 7102, admin: 7202 },
+  loadunits: { rpc: 7103, admin: 7203 },
+  carriers: { rpc: 7104, admin: 7204 },
+  returns: { rpc: 7105, admin: 7205 },
+  audit: { rpc: 7106, admin: 7206 },
+  notifications: { rpc: 7107, admin: 7207 },
+} as const;
+export type ServiceName = keyof typeof SERVICE_PORTS;
+
+/** Environment every service reads. */
+export const baseServiceConfig = (name: ServiceName) => ({
+  DATABASE_URL: env.url("Postgres URL of this service's own role (its schema's owner)"),
+  HOST: env.string("interface to listen on", "127.0.0.1"),
+  PORT: env.int("Connect RPC port (h2c)", SERVICE_PORTS[name].rpc, 0, 65535),
+  ADMIN_PORT: env.int("health/metrics port (HTTP/1.1)", SERVICE_PORTS[name].admin, 0, 65535),
+  LOG_LEVEL: env.oneOf(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "log level", "info"),
+  DB_POOL_MAX: env.int("database connections per process", 10, 1, 200),
+  MIGRATE_ON_START: env.bool("apply pending migrations before serving", false),
+});
+export type BaseServiceConfig = ConfigOf<ReturnType<typeof baseServiceConfig>>;
+
+/** What every service's dependencies start from. */
+export interface ServiceBase {
+  orm: Orm;
+  logger: Logger;
+  metrics: Metrics;
+  now: () => Date;
+  newId: () => string;
+}
+
+/** A long-running background task (outbox relay, event consumer) tied to the service's life. */
+export interface Worker {
+  name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface ServiceModule<D, S extends ConfigSchema = ConfigSchema> {
+  name: ServiceName;
+  /** The Postgres schema the service owns. */
+  schema: string;
+  // biome-ignore lint/suspicious/noExplicitAny: entity schemas of any shape
+  entities: EntitySchema<any, any>[];
+  migrations: MigrationObject[];
+  /** The service's own environment on top of {@link baseServiceConfig}. */
+  config: S;
+  createDeps(base: ServiceBase, config: ConfigOf<S>): D | Promise<D>;
+  routes(deps: D): (router: ConnectRouter) => void;
+  workers?(deps: D, base: ServiceBase, config: ConfigOf<S>): Worker[];
+}
+
+export interface RunningService<D> {
+  deps: D;
+  base: ServiceBase;
+  rpc: RpcServer;
+  admin: FastifyInstance;
+  /** http://host:port of the RPC listener. */
+  rpcUrl: string;
+  adminUrl: string;
+  close(): Promise<void>;
+}
+
+/** Reads the service's whole environment (base + own), failing with every problem named. */
+export function loadServiceConfig<S extends ConfigSchema>(
+  mod: Pick<ServiceModule<unknown, S>, "name" | "config">,
+  source: Record<string, string | undefined> = process.env,
+): BaseServiceConfig & ConfigOf<S> {
+  return loadConfig({ ...baseServiceConfig(mod.name), ...mod.config }, source) as BaseServiceConfig &
+    ConfigOf<S>;
+}
+
+/** Applies the service's pending migrations with its own role; returns their names. */
+export async function migrateService(mod: ServiceModule<unknown>, databaseUrl: string): Promise<string[]> {
+  const orm = await initOrm({
+    clientUrl: databaseUrl,
+    schema: mod.schema,
+    entities: mod.entities,
+    migrations: mod.migrations,
+    poolMax: 1,
+  });
+  try {
+    return await migrate(orm);
+  } finally {
+    await orm.close();
+  }
+}
+
+/** Starts the service: ORM, deps, RPC and admin listeners, workers. */
+export async function startService<D, S extends ConfigSchema>(
+  mod: ServiceModule<D, S>,
+  config: BaseServiceConfig & ConfigOf<S>,
+  opts: { logger?: Logger } = {},
+): Promise<RunningService<D>> {
+  const logger = opts.logger ?? createLogger({ service: mod.name, level: config.LOG_LEVEL });
+  const orm = await initOrm({
+    clientUrl: config.DATABASE_URL,
+    schema: mod.schema,
+    entities: mod.entities,
+    migrations: mod.migrations,
+    poolMax: config.DB_POOL_MAX,
+  });
+  if (config.MIGRATE_ON_START) {
+    const applied = await migrate(orm);
+    if (applied.length) logger.info({ applied }, "migrations applied");
+  }
+  const base: ServiceBase = { orm, logger, metrics: createMetrics(mod.name), now: () => new Date(), newId };
+  const deps = await mod.createDeps(base, config);
+  const ready = async () => orm.isConnected();
+  const rt = { service: mod.name, logger, metrics: base.metrics, ready };
+  const rpc = await buildRpcServer(rt, mod.routes(deps));
+  const admin = buildAdminServer(rt);
+  await rpc.listen({ host: config.HOST, port: config.PORT });
+  await admin.listen({ host: config.HOST, port: config.ADMIN_PORT });
+  const workers = mod.workers?.(deps, base, config) ?? [];
+  for (const w of workers) await w.start();
+  const url = (app: { server: { address(): unknown } }) => {
+    const addr = app.server.address();
+    const port = typeof addr === "object" && addr ? (addr as { port: number }).port : config.PORT;
+    const host = config.HOST === "0.0.0.0" || config.HOST === "::" ? "127.0.0.1" : config.HOST;
+    return `http://${host}:${port}`;
+  };
+  logger.info({ rpc: url(rpc), admin: url(admin) }, `${mod.name} service listening`);
+  let closing: Promise<void> | undefined;
+  return {
+    deps,
+    base,
+    rpc,
+    admin,
+    rpcUrl: url(rpc),
+    adminUrl: url(admin),
+    close: () => {
+      closing ??= (async () => {
+        for (const w of workers.reverse())
+          await w.stop().catch((err) => logger.error({ err, worker: w.name }, "stop failed"));
+        await rpc.close();
+        await admin.close();
+        await orm.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** main.ts of every service: load config, start, close gracefully on SIGINT/SIGTERM. */
+export async function runMain<D, S extends ConfigSchema>(mod: ServiceModule<D, S>): Promise<void> {
+  let config: BaseServiceConfig & ConfigOf<S>;
+  try {
+    config = loadServiceConfig(mod);
+  } catch (err) {
+    console.error(`${mod.name}: ${(err as Error).message}`);
+    process.exit(2);
+  }
+  const svc = await startService(mod, config);
+  const stop = async (signal: string) => {
+    svc.base.logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    await svc.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+}

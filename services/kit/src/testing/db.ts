@@ -1,0 +1,31 @@
+/** A throw-away database per test file, with the roles and schemas the services need. */
+import { randomBytes } from "node:crypto";
+import { createDatabase, dropDatabase, ensureServiceSchema } from "../db/admin.ts";
+import { serviceDatabaseUrl } from "../db/orm.ts";
+import type { ServiceModule } from "../service.ts";
+import { migrateService } from "../service.ts";
+
+export interface TestDatabase {
+  /** Admin URL of the new database. */
+  url: string;
+  /** URL of `service`'s own role in it. */
+  serviceUrl(service: string): string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(
+  adminUrl: string,
+  services: ServiceModule<unknown>[] = [],
+): Promise<TestDatabase> {
+  const name = `fop_t_${randomBytes(6).toString("hex")}`;
+  const url = await createDatabase(adminUrl, name);
+  for (const s of services) {
+    await ensureServiceSchema(url, s.schema);
+    await migrateService(s, serviceDatabaseUrl(url, s.schema));
+  }
+  return {
+    url,
+    serviceUrl: (service) => serviceDatabaseUrl(url, service),
+    drop: () => dropDatabase(adminUrl, name),
+  };
+}
