@@ -8,6 +8,8 @@ import type { EntitySchema, MigrationObject } from "@mikro-orm/postgresql";
 import type { FastifyInstance } from "fastify";
 import { type ConfigOf, type ConfigSchema, env, loadConfig } from "./config.ts";
 import { initOrm, migrate, type Orm } from "./db/orm.ts";
+import { query } from "./db/sql.ts";
+import { readEm } from "./db/tx.ts";
 import { newId } from "./ids.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
@@ -123,7 +125,8 @@ export async function startService<D, S extends ConfigSchema>(
   }
   const base: ServiceBase = { orm, logger, metrics: createMetrics(mod.name), now: () => new Date(), newId };
   const deps = await mod.createDeps(base, config);
-  const ready = async () => orm.isConnected();
+  // Ready = the database answers (MikroORM connects lazily, so ask it a question).
+  const ready = async () => (await query(readEm(orm), { text: "select 1", params: [] })).length === 1;
   const rt = { service: mod.name, logger, metrics: base.metrics, ready };
   const rpc = await buildRpcServer(rt, mod.routes(deps));
   const admin = buildAdminServer(rt);

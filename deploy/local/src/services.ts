@@ -1,0 +1,20 @@
+/** The services the platform runs, in start order, with where their main module lives. */
+import path from "node:path";
+import { catalogService } from "@fop/catalog";
+import type { ServiceModule } from "@fop/kit/service";
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
+
+export interface ServiceEntry {
+  module: ServiceModule<unknown>;
+  main: string;
+}
+
+export const SERVICES: ServiceEntry[] = [
+  {
+    module: catalogService as ServiceModule<unknown>,
+    main: path.join(REPO_ROOT, "services/catalog/src/main.ts"),
+  },
+];
+
+export const GATEWAY_MAIN = path.join(REPO_ROOT, "gateway/src/main.ts");
