@@ -9,7 +9,8 @@ import addFormats from "ajv-formats";
 import { type FastifyInstance, fastify, LogController } from "fastify";
 import type { Principal } from "./auth.ts";
 import { installAuth } from "./plugins/auth.ts";
-import { installErrorHandling } from "./plugins/errors.ts";
+import { installErrorHandling, sendError } from "./plugins/errors.ts";
+import { installJsonParser } from "./plugins/json.ts";
 import { installLifecycleHeaders } from "./plugins/lifecycle.ts";
 import { installOpenApi } from "./plugins/openapi.ts";
 import { installRateLimit, type RateLimitOptions } from "./plugins/rate-limit.ts";
@@ -46,8 +47,14 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     trustProxy: true,
-    routerOptions: { maxParamLength: 600 },
+    routerOptions: { maxParamLength: 2048 },
+    // Router-level errors (bad URL, over-long parameters) get the platform's error body too.
+    frameworkErrors: (error, _req, reply) =>
+      sendError(reply, error.statusCode ?? 400, [
+        { summary: "The request is invalid.", description: error.message.slice(0, 200), code: "BAD_REQUEST" },
+      ]),
   }) as unknown as FastifyInstance;
+  installJsonParser(app);
   const ajv = validators();
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === "body" ? ajv.body : ajv.text).compile(schema),

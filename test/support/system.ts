@@ -46,6 +46,8 @@ export interface System {
     headers?: Record<string, string>,
   ) => Promise<ApiResponse<T>>;
   services: { catalog: { rpcUrl: string; adminUrl: string } };
+  /** Stops one service (to test failure behaviour); close() tolerates it. */
+  stopService(name: "catalog"): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -112,6 +114,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     api,
     as: (token) => (method, p, body, headers) => api(method, p, { token, body, headers }),
     services: { catalog: { rpcUrl: catalog.rpcUrl, adminUrl: catalog.adminUrl } },
+    stopService: () => catalog.close(),
     close: async () => {
       await gateway.close();
       await catalog.close();

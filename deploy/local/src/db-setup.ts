@@ -29,5 +29,11 @@ if (import.meta.main) {
     console.error("db-setup: DATABASE_URL (an admin connection to the platform's database) is missing");
     process.exit(2);
   }
-  await setupDatabase(adminUrl);
+  // Where the service roles have passwords, <SCHEMA>_DATABASE_URL (e.g. CATALOG_DATABASE_URL) gives
+  // each role's own URL for its migrations; otherwise the admin URL with the role's name is used.
+  await setupDatabase(
+    adminUrl,
+    console.log,
+    (schema) => process.env[`${schema.toUpperCase()}_DATABASE_URL`] ?? serviceDatabaseUrl(adminUrl, schema),
+  );
 }

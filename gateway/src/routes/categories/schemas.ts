@@ -48,7 +48,11 @@ export const CategoryForUpdate = Type.Object(
     customAttributes: Type.Optional(CustomAttributes),
     tenantCategoryId: Type.Optional(TenantCategoryId),
     id: Type.Optional(Type.String()),
-    version: Type.Integer({ minimum: 0, description: "The version the change is based on" }),
+    version: Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: "The version the change is based on",
+    }),
   },
   { title: "CategoryForUpdate" },
 );

@@ -119,14 +119,18 @@ const modificationFields = {
 
 /** ManagedFacilityForModification / SupplierForModification: `type` and `version` required, nothing else allowed. */
 export const FacilityForModification = Type.Object(
-  { type: Enum(FACILITY_TYPES), version: Type.Integer({ minimum: 0 }), ...modificationFields },
+  {
+    type: Enum(FACILITY_TYPES),
+    version: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    ...modificationFields,
+  },
   { title: "FacilityForModification", additionalProperties: false },
 );
 
 /** Deprecated FacilityPatchActions: {version, actions: [ModifyFacility...]}. */
 export const FacilityPatchActions = Type.Object(
   {
-    version: Type.Integer({ minimum: 0 }),
+    version: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
     actions: Type.Array(
       Type.Object(
         { action: Type.Literal("ModifyFacility"), ...modificationFields },

@@ -5,6 +5,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { invalid, versionConflict } from "@fop/kit/errors";
 import { checkCustomAttributes, checkVersion } from "@fop/kit/validation";
+import { withResolvedTimeZone } from "./time-zone.ts";
 
 export const FACILITY_TYPES = ["MANAGED_FACILITY", "SUPPLIER"] as const;
 export const FACILITY_STATUSES = ["ONLINE", "SUSPENDED", "OFFLINE"] as const;
@@ -106,7 +107,7 @@ export function createFacility(input: FacilityInput, id: string, now: Date): Fac
     type: input.type ?? "MANAGED_FACILITY",
     status: input.status ?? "ONLINE",
     locationType: input.locationType ?? (input.type === "SUPPLIER" ? null : "STORE"),
-    address: input.address,
+    address: withResolvedTimeZone(input.address, now),
     customAttributes: input.customAttributes,
     details: input.details,
   };
@@ -152,7 +153,7 @@ export function modifyFacility(
         next.locationType = v.locationType ?? null;
         break;
       case "address":
-        next.address = v.address ?? null;
+        next.address = withResolvedTimeZone(v.address ?? null, now);
         break;
       case "customAttributes":
         next.customAttributes = v.customAttributes ?? null;

@@ -11,8 +11,19 @@ import type { Orm } from "./orm.ts";
 /** Maps a unique index name to the error its violation means (e.g. a taken tenant identifier). */
 export type UniqueViolations = Readonly<Record<string, () => AppError>>;
 
+/** SQLSTATEs that mean the request carried a value Postgres cannot store or compare: the caller's 400. */
+const BAD_VALUE_STATES = new Set(["22P05", "22021", "22P02", "22003", "22007", "22008", "2201B", "54000"]);
+
 export function translateDbError(err: unknown, unique: UniqueViolations = {}): unknown {
   if (isAppError(err)) return err;
+  const state = (err as { code?: string }).code;
+  if (state && BAD_VALUE_STATES.has(state)) {
+    return new AppError("invalid", {
+      code: "INVALID_VALUE",
+      summary: "Invalid input.",
+      description: "A value in the request cannot be stored or compared.",
+    });
+  }
   if (err instanceof OptimisticLockError) {
     return new AppError("version_conflict", {
       code: "VERSION_CONFLICT",

@@ -15,6 +15,7 @@ import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
 import { type FastifyInstance, fastify } from "fastify";
 import { contextFromHeaders, type RequestContext, requestContextKey } from "../context.ts";
+import { translateDbError } from "../db/tx.ts";
 import { AppError, isAppError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import type { Metrics } from "../metrics.ts";
@@ -116,9 +117,10 @@ function errorInterceptor(rt: ServiceRuntime): Interceptor {
     try {
       return await next(req);
     } catch (err) {
-      if (isAppError(err)) {
-        if (err.kind === "internal") rt.logger.error({ err }, "internal error");
-        throw toConnectError(err);
+      const known = translateDbError(err);
+      if (isAppError(known)) {
+        if (known.kind === "internal") rt.logger.error({ err }, "internal error");
+        throw toConnectError(known);
       }
       if (err instanceof ConnectError) throw err;
       rt.logger.error({ err, rpc: `${req.service.typeName}/${req.method.name}` }, "unhandled error");

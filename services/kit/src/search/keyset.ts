@@ -189,13 +189,13 @@ export async function runSearch<R extends Record<string, unknown>>(
     r
       ? encodeCursor({ sort: sort.key, dir: sort.dir, value: cursorValue(r[SORT_VALUE]), id: String(r.id) })
       : "";
-  for (const r of page) delete r[SORT_VALUE];
   const pageInfo: PageInfo = {
     startCursor: cursorOf(page[0]) || rawCursor || "",
     endCursor: cursorOf(page[page.length - 1]) || rawCursor || "",
     hasNextPage: backward ? Boolean(p.before) : hasMore,
     hasPreviousPage: backward ? hasMore : Boolean(p.after),
   };
+  for (const r of page) delete r[SORT_VALUE];
   return total === undefined ? { rows: page, pageInfo } : { rows: page, pageInfo, total };
 }
 

@@ -29,3 +29,12 @@ export async function createTestDatabase(
     drop: () => dropDatabase(adminUrl, name),
   };
 }
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Admin URL of the test Postgres database (roles, schemas and test databases are made with it). */
+    adminUrl: string;
+    /** NATS with JetStream. */
+    natsUrl: string;
+  }
+}

@@ -23,12 +23,3 @@ export default async function setup(project: TestProject) {
     await pg.stop();
   };
 }
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** Admin URL of the test Postgres database (roles, schemas and test databases are made with it). */
-    adminUrl: string;
-    /** NATS with JetStream. */
-    natsUrl: string;
-  }
-}

@@ -1,0 +1,138 @@
+/**
+ * The bare baseline: the floor the system is measured against. A plain fastify server and a `pg`
+ * Pool doing the same database work as the system for the same REST calls — no auth, no RPC hop, no
+ * ORM, no tracing, no response schemas. Its table is the catalog's own `category` table (identical
+ * columns and indexes, so inserts pay the same index upkeep), made by the catalog migration in a
+ * separate throw-away database.
+ */
+import { catalogService } from "@fop/catalog";
+import { isUuid, newId } from "@fop/kit/ids";
+import { createTestDatabase } from "@fop/kit/testing/db";
+import fastify from "fastify";
+import pg from "pg";
+
+/** Every baseline request acts for this tenant (the system's comes from the token). */
+export const BASELINE_TENANT = "bench";
+
+export interface Baseline {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+interface CategoryRow {
+  id: string;
+  version: number;
+  created: Date;
+  last_modified: Date;
+  tenant_category_id: string | null;
+  name_localized: Record<string, string>;
+  custom_attributes: Record<string, unknown> | null;
+}
+
+interface CategoryBody {
+  tenantCategoryId?: string;
+  nameLocalized: Record<string, string>;
+  customAttributes?: Record<string, unknown> | null;
+}
+
+const COLUMNS = "id, version, created, last_modified, tenant_category_id, name_localized, custom_attributes";
+
+/** The REST shape of a category (what the gateway returns). */
+function toJson(r: CategoryRow) {
+  return {
+    id: r.id,
+    ...(r.tenant_category_id !== null ? { tenantCategoryId: r.tenant_category_id } : {}),
+    nameLocalized: r.name_localized,
+    ...(r.custom_attributes !== null ? { customAttributes: r.custom_attributes } : {}),
+    created: r.created.toISOString(),
+    lastModified: r.last_modified.toISOString(),
+    version: r.version,
+  };
+}
+
+const bodySchema = {
+  type: "object",
+  required: ["nameLocalized"],
+  additionalProperties: false,
+  properties: {
+    tenantCategoryId: { type: "string", minLength: 2, maxLength: 256, pattern: "^[A-Za-z0-9_-]+$" },
+    nameLocalized: { type: "object", additionalProperties: { type: "string" } },
+    customAttributes: { type: ["object", "null"] },
+  },
+} as const;
+
+export async function startBaseline(
+  adminUrl: string,
+  opts: { dbPoolMax: number; defaultLocale?: string },
+): Promise<Baseline> {
+  const defaultLocale = opts.defaultLocale ?? "en_US";
+  const db = await createTestDatabase(adminUrl, [catalogService]);
+  const pool = new pg.Pool({ connectionString: db.serviceUrl("catalog"), max: opts.dbPoolMax });
+  const app = fastify({ logger: false });
+
+  app.get<{ Params: { id: string } }>("/api/categories/:id", async (req, reply) => {
+    const { id } = req.params;
+    const { rows } = isUuid(id)
+      ? await pool.query<CategoryRow>(
+          `select ${COLUMNS} from catalog.category where tenant_id = $1 and id = $2`,
+          [BASELINE_TENANT, id],
+        )
+      : { rows: [] };
+    if (!rows[0]) return reply.code(404).send([{ summary: "not found", code: "NOT_FOUND" }]);
+    return toJson(rows[0]);
+  });
+
+  app.post<{ Body: CategoryBody }>(
+    "/api/categories",
+    { schema: { body: bodySchema } },
+    async (req, reply) => {
+      const b = req.body;
+      // What the catalog derives for search: every localized name, and the one to sort by.
+      const locales = Object.keys(b.nameLocalized).sort();
+      const nameValues = [...new Set(locales.map((l) => b.nameLocalized[l]!))];
+      const sortName = b.nameLocalized[defaultLocale] ?? (locales[0] ? b.nameLocalized[locales[0]]! : null);
+      const now = new Date();
+      try {
+        const { rows } = await pool.query<CategoryRow>(
+          `insert into catalog.category (tenant_id, id, version, created, last_modified, tenant_category_id,
+           name_localized, custom_attributes, sort_name, name_values)
+         values ($1, $2, 1, $3, $3, $4, $5, $6, $7, $8) returning ${COLUMNS}`,
+          [
+            BASELINE_TENANT,
+            newId(),
+            now,
+            b.tenantCategoryId ?? null,
+            b.nameLocalized,
+            b.customAttributes ?? null,
+            sortName,
+            nameValues,
+          ],
+        );
+        return reply.code(201).send(toJson(rows[0]!));
+      } catch (err) {
+        if ((err as { code?: string }).code === "23505")
+          return reply
+            .code(409)
+            .send([{ summary: "tenantCategoryId taken", code: "TENANT_CATEGORY_ID_TAKEN" }]);
+        throw err;
+      }
+    },
+  );
+
+  let listening = false;
+  const close = async () => {
+    if (listening) await app.close();
+    await pool.end();
+    await db.drop();
+  };
+  try {
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    listening = true;
+  } catch (err) {
+    await close().catch(() => {});
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return { baseUrl: `http://127.0.0.1:${port}`, close };
+}

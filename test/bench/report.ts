@@ -1,0 +1,106 @@
+/** Summarising rounds (median per metric), the printed table and the JSON written to results/. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { LoadStats } from "./load.ts";
+import type { TargetName } from "./scenarios.ts";
+
+export interface TargetSummary {
+  /** Medians over the rounds. */
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Summed over the rounds: responses that were not 2xx, and connection errors. */
+  non2xx: number;
+  errors: number;
+  rounds: LoadStats[];
+}
+
+export interface ScenarioSummary {
+  name: string;
+  description: string;
+  targets: Record<TargetName, TargetSummary>;
+  /** system / baseline: below 1 for req/s and above 1 for p99 is the system's overhead. */
+  ratio: { reqPerSec: number; p99: number };
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+export function summariseTarget(rounds: LoadStats[]): TargetSummary {
+  return {
+    reqPerSec: round3(median(rounds.map((r) => r.reqPerSec))),
+    p50Ms: round3(median(rounds.map((r) => r.p50Ms))),
+    p99Ms: round3(median(rounds.map((r) => r.p99Ms))),
+    non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
+    errors: rounds.reduce((n, r) => n + r.errors, 0),
+    rounds,
+  };
+}
+
+export function summariseScenario(
+  name: string,
+  description: string,
+  rounds: Record<TargetName, LoadStats[]>,
+): ScenarioSummary {
+  const baseline = summariseTarget(rounds.baseline);
+  const system = summariseTarget(rounds.system);
+  return {
+    name,
+    description,
+    targets: { baseline, system },
+    ratio: {
+      reqPerSec: round3(system.reqPerSec / baseline.reqPerSec),
+      p99: round3(system.p99Ms / baseline.p99Ms),
+    },
+  };
+}
+
+const fmt = (n: number, digits: number) =>
+  Number.isFinite(n)
+    ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : "-";
+
+/** A plain-text table: one row per scenario and target; ratios on the system row. */
+export function formatTable(summaries: ScenarioSummary[]): string {
+  const header = [
+    "scenario",
+    "target",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "non-2xx/err",
+    "req/s ratio",
+    "p99 ratio",
+  ];
+  const rows: string[][] = [];
+  for (const s of summaries) {
+    for (const name of ["baseline", "system"] as const) {
+      const t = s.targets[name];
+      rows.push([
+        s.name,
+        name,
+        fmt(t.reqPerSec, 0),
+        fmt(t.p50Ms, 2),
+        fmt(t.p99Ms, 2),
+        `${t.non2xx}/${t.errors}`,
+        name === "system" ? `${fmt(s.ratio.reqPerSec, 2)}x` : "",
+        name === "system" ? `${fmt(s.ratio.p99, 2)}x` : "",
+      ]);
+    }
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+export function writeResults(file: string, data: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+}

@@ -1,0 +1,197 @@
+/**
+ * `npm run bench`: how much the system (gateway -> Connect RPC -> catalog service -> MikroORM ->
+ * Postgres) costs per REST call, against a bare baseline (fastify + pg doing the same queries; see
+ * baseline.ts) on the same Postgres.
+ *
+ * For every scenario (scenarios.ts): seed each target over HTTP, warm each up (not measured), then
+ * BENCH_ROUNDS interleaved rounds of "baseline, system" with autocannon at BENCH_CONNECTIONS for
+ * BENCH_DURATION seconds each, so slow drift on a shared machine hits both alike; each metric is the
+ * median over the rounds. Prints a table and writes the figures to test/bench/results/latest.json.
+ *
+ * Environment (all optional): BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_ROUNDS (2),
+ * BENCH_CONNECTIONS (10), BENCH_SEED (1000), BENCH_DB_POOL (10), BENCH_LOADGEN (worker|inline),
+ * BENCH_SCENARIOS (comma-separated names), DATABASE_URL (else 127.0.0.1:5432, else embedded).
+ */
+import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { env, loadConfig } from "@fop/kit/config";
+import { findOrStartPostgres } from "@fop/kit/infra";
+import { startTracing } from "@fop/kit/otel";
+import { BASELINE_TENANT, startBaseline } from "./baseline.ts";
+import { type LoadJob, type LoadStats, runLoad } from "./load.ts";
+import { formatTable, type ScenarioSummary, summariseScenario, writeResults } from "./report.ts";
+import { type AnyScenario, scenarios, type Target, type TargetName } from "./scenarios.ts";
+import { startBenchSystem } from "./system.ts";
+
+const benchConfig = {
+  BENCH_DURATION: env.int("seconds of each measured run", 10, 1, 3600),
+  BENCH_WARMUP: env.int("seconds of warm-up per scenario and target, not measured (0: none)", 2, 0, 600),
+  BENCH_ROUNDS: env.int("measured rounds per scenario, each running the baseline then the system", 2, 1, 100),
+  BENCH_CONNECTIONS: env.int("concurrent connections of the load generator", 10, 1, 10_000),
+  BENCH_SEED: env.int("entities each scenario's seed creates per target", 1000, 1, 1_000_000),
+  BENCH_DB_POOL: env.int("database connections of the catalog service, and of the baseline", 10, 1, 200),
+  BENCH_LOADGEN: env.oneOf(["worker", "inline"], "where autocannon runs (see load.ts)", "worker"),
+  BENCH_SCENARIOS: env.optionalString("comma-separated scenario names to run (default: all)"),
+};
+type BenchConfig = ReturnType<typeof loadConfig<typeof benchConfig>>;
+
+const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+const RESULTS_FILE = path.join(import.meta.dirname, "results/latest.json");
+/** The order of the runs within a round. */
+const TARGETS: TargetName[] = ["baseline", "system"];
+
+const log = (msg: string) => console.error(`[bench] ${msg}`);
+
+/** Closers, run last-in first-out by {@link cleanup}. */
+const closers: { name: string; close: () => Promise<void> }[] = [];
+
+async function cleanup(): Promise<void> {
+  for (let c = closers.pop(); c; c = closers.pop()) {
+    try {
+      await c.close();
+    } catch (err) {
+      log(`closing ${c.name} failed: ${(err as Error).stack ?? String(err)}`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+function selectScenarios(names: string | undefined): AnyScenario[] {
+  if (!names) return scenarios;
+  const wanted = names
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const unknown = wanted.filter((n) => !scenarios.some((s) => s.name === n));
+  if (unknown.length)
+    throw new Error(
+      `unknown scenario(s) ${unknown.join(", ")}; known: ${scenarios.map((s) => s.name).join(", ")}`,
+    );
+  return scenarios.filter((s) => wanted.includes(s.name));
+}
+
+const describe = (s: LoadStats) =>
+  `${Math.round(s.reqPerSec)} req/s, p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms` +
+  (s.non2xx || s.errors
+    ? ` (non-2xx ${s.non2xx}, errors ${s.errors}: ${JSON.stringify(s.statusCodes)})`
+    : "");
+
+async function runScenario(
+  scenario: AnyScenario,
+  targets: Record<TargetName, Target>,
+  cfg: BenchConfig,
+): Promise<ScenarioSummary> {
+  const seeds: Partial<Record<TargetName, unknown>> = {};
+  for (const t of TARGETS) {
+    if (!scenario.seed) break;
+    const started = Date.now();
+    seeds[t] = await scenario.seed(targets[t], { size: cfg.BENCH_SEED });
+    log(`${scenario.name}: seeded ${t} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const job = (t: TargetName, durationSec: number): LoadJob => ({
+    scenario: scenario.name,
+    target: targets[t],
+    seed: seeds[t],
+    runId: randomBytes(4).toString("hex"),
+    connections: cfg.BENCH_CONNECTIONS,
+    durationSec,
+  });
+
+  if (cfg.BENCH_WARMUP > 0) {
+    for (const t of TARGETS) {
+      const s = await runLoad(job(t, cfg.BENCH_WARMUP), cfg.BENCH_LOADGEN);
+      // A target that fails its warm-up would only measure how fast it fails.
+      if (s.completed === 0 || s.non2xx > 0 || s.errors > 0)
+        throw new Error(`${scenario.name}: warm-up of ${t} failed: ${describe(s)}`);
+      log(`${scenario.name}: warm-up ${t}: ${describe(s)}`);
+    }
+  }
+
+  const rounds: Record<TargetName, LoadStats[]> = { baseline: [], system: [] };
+  for (let r = 1; r <= cfg.BENCH_ROUNDS; r++) {
+    for (const t of TARGETS) {
+      const s = await runLoad(job(t, cfg.BENCH_DURATION), cfg.BENCH_LOADGEN);
+      rounds[t].push(s);
+      log(`${scenario.name}: round ${r}/${cfg.BENCH_ROUNDS} ${t}: ${describe(s)}`);
+    }
+  }
+  return summariseScenario(scenario.name, scenario.description, rounds);
+}
+
+async function main(): Promise<void> {
+  const cfg = loadConfig(benchConfig);
+  const selected = selectScenarios(cfg.BENCH_SCENARIOS);
+
+  // The gateway creates spans for every request: a real tracer provider, exporting nowhere.
+  const tracing = startTracing({ serviceName: "fop-bench" });
+  closers.push({ name: "tracing", close: tracing.shutdown });
+
+  const pg = await findOrStartPostgres({
+    database: "fop_bench",
+    dataDir: path.join(REPO_ROOT, ".data/bench-postgres"),
+    log,
+  });
+  closers.push({ name: "postgres", close: pg.stop });
+  log(`postgres: ${pg.source}`);
+
+  const system = await startBenchSystem(pg.url, { dbPoolMax: cfg.BENCH_DB_POOL });
+  closers.push({ name: "system", close: system.close });
+  const baseline = await startBaseline(pg.url, { dbPoolMax: cfg.BENCH_DB_POOL });
+  closers.push({ name: "baseline", close: baseline.close });
+  const token = await system.token(BASELINE_TENANT, ["ADMIN"]);
+  const targets: Record<TargetName, Target> = {
+    baseline: { name: "baseline", baseUrl: baseline.baseUrl, headers: { accept: "application/json" } },
+    system: {
+      name: "system",
+      baseUrl: system.baseUrl,
+      headers: { accept: "application/json", authorization: `Bearer ${token}` },
+    },
+  };
+  log(`system ${system.baseUrl}, baseline ${baseline.baseUrl}; load generator: ${cfg.BENCH_LOADGEN}`);
+
+  const started = new Date();
+  const summaries: ScenarioSummary[] = [];
+  for (const scenario of selected) summaries.push(await runScenario(scenario, targets, cfg));
+
+  console.log(
+    `\n${cfg.BENCH_ROUNDS} round(s) x ${cfg.BENCH_DURATION} s, ${cfg.BENCH_CONNECTIONS} connections, ` +
+      `medians; ratio = system / baseline\n`,
+  );
+  console.log(formatTable(summaries));
+  writeResults(RESULTS_FILE, {
+    started: started.toISOString(),
+    finished: new Date().toISOString(),
+    settings: {
+      durationSec: cfg.BENCH_DURATION,
+      warmupSec: cfg.BENCH_WARMUP,
+      rounds: cfg.BENCH_ROUNDS,
+      connections: cfg.BENCH_CONNECTIONS,
+      seedSize: cfg.BENCH_SEED,
+      dbPoolMax: cfg.BENCH_DB_POOL,
+      loadGenerator: cfg.BENCH_LOADGEN,
+    },
+    machine: { node: process.version, platform: process.platform, cpus: availableParallelism() },
+    scenarios: summaries,
+  });
+  console.log(`\nwritten to ${path.relative(process.cwd(), RESULTS_FILE)}`);
+}
+
+process.once("SIGINT", () => {
+  log("interrupted: cleaning up");
+  void cleanup().finally(() => process.exit(130));
+});
+
+try {
+  await main();
+} catch (err) {
+  log(`failed: ${(err as Error).stack ?? String(err)}`);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}
+// Everything is closed: the process should now exit by itself. If a handle leaks, say which.
+setTimeout(() => {
+  log(`still running 5 s after cleanup; open resources: ${process.getActiveResourcesInfo().join(", ")}`);
+  process.exit(process.exitCode ?? 1);
+}, 5000).unref();

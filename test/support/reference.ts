@@ -1,0 +1,74 @@
+/**
+ * Validates JSON against the real platform's public schemas in ../shared/reference/openapi-subset.yaml
+ * (next to the clone, never copied into the project). OpenAPI 3.0 specifics are translated for Ajv:
+ * `nullable`, `#/components/schemas/X` refs, int64/double formats.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { parse } from "yaml";
+
+export const REFERENCE_FILE = path.resolve(
+  import.meta.dirname,
+  "../../../shared/reference/openapi-subset.yaml",
+);
+
+/** Why reference validation cannot run ("" when it can). */
+export const referenceMissing = existsSync(REFERENCE_FILE)
+  ? ""
+  : `reference API description not found at ${REFERENCE_FILE} (it lives in ../shared beside the clone); reference validation is skipped`;
+
+type Json = Record<string, unknown>;
+
+function convert(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(convert);
+  if (!node || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (k === "$ref" && typeof v === "string") out.$ref = v.replace("#/components/schemas/", "");
+    else if (
+      k === "discriminator" ||
+      k === "xml" ||
+      k === "example" ||
+      k === "examples" ||
+      k === "deprecated"
+    )
+      continue;
+    else out[k] = convert(v);
+  }
+  if (out.nullable === true) {
+    delete out.nullable;
+    if (typeof out.type === "string") out.type = [out.type, "null"];
+    else return { anyOf: [out, { type: "null" }] };
+  }
+  return out;
+}
+
+let ajv: Ajv | undefined;
+
+function load(): Ajv {
+  if (ajv) return ajv;
+  const doc = parse(readFileSync(REFERENCE_FILE, "utf8")) as {
+    components: { schemas: Record<string, Json> };
+  };
+  ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+  addFormats.default(ajv);
+  for (const f of ["int64", "int32", "double", "float", "byte", "binary"]) ajv.addFormat(f, true);
+  for (const [name, schema] of Object.entries(doc.components.schemas))
+    ajv.addSchema({ ...(convert(schema) as Json), $id: name });
+  return ajv;
+}
+
+/** The reference's validator for a component schema, e.g. "Category". */
+export function referenceSchema(name: string): ValidateFunction {
+  const v = load().getSchema(name);
+  if (!v) throw new Error(`no schema ${name} in the reference`);
+  return v;
+}
+
+/** Validates `value` against the reference schema `name`; returns Ajv's error list ([] when valid). */
+export function referenceErrors(name: string, value: unknown): unknown[] {
+  const v = referenceSchema(name);
+  return v(value) ? [] : (v.errors ?? []);
+}
