@@ -152,7 +152,14 @@ export async function createVerifier(opts: VerifierOptions): Promise<(token: str
         })
       ).payload;
   }
+  // Verified tokens are remembered until they expire: an ES256 verification per request is a
+  // noticeable share of the gateway's CPU, and the same bearer string always verifies the same way.
+  const cache = new Map<string, { principal: Principal; expiresAt: number }>();
+  const CACHE_MAX = 10_000;
   return async (token) => {
+    const hit = cache.get(token);
+    if (hit && hit.expiresAt > Date.now()) return hit.principal;
+    if (hit) cache.delete(token);
     let payload: JWTPayload;
     try {
       payload = await verify(token);
@@ -161,6 +168,11 @@ export async function createVerifier(opts: VerifierOptions): Promise<(token: str
       if (code === "ERR_JWT_EXPIRED") throw unauthenticated("TOKEN_EXPIRED", "The token has expired.");
       throw unauthenticated("INVALID_TOKEN", "The token is not valid for this API instance.");
     }
-    return principalFromClaims(payload, opts.tenantClaim);
+    const principal = principalFromClaims(payload, opts.tenantClaim);
+    if (payload.exp) {
+      if (cache.size >= CACHE_MAX) cache.clear();
+      cache.set(token, { principal, expiresAt: Math.min(payload.exp * 1000, Date.now() + 5 * 60_000) });
+    }
+    return principal;
   };
 }
