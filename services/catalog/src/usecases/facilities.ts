@@ -103,14 +103,16 @@ export async function listFacilities(deps: CatalogDeps, ctx: RequestContext, f: 
   if (f.startAfterId && !isUuid(f.startAfterId)) {
     throw invalid("INVALID_ID", "startAfterId must be the id of an entity.", "startAfterId");
   }
+  const filter = (b: SqlBuilder) => {
+    const parts = [`t.tenant_id = ${b.param(ctx.tenant, "text")}`];
+    if (f.statuses.length) parts.push(`t.status = ANY(${b.param(f.statuses, "text[]")})`);
+    if (f.types.length) parts.push(`t.type = ANY(${b.param(f.types, "text[]")})`);
+    if (f.tenantFacilityId !== undefined)
+      parts.push(`t.tenant_facility_id = ${b.param(f.tenantFacilityId, "text")}`);
+    return parts.join(" AND ");
+  };
   const b = new SqlBuilder();
-  const filters = [`t.tenant_id = ${b.param(ctx.tenant, "text")}`];
-  if (f.statuses.length) filters.push(`t.status = ANY(${b.param(f.statuses, "text[]")})`);
-  if (f.types.length) filters.push(`t.type = ANY(${b.param(f.types, "text[]")})`);
-  if (f.tenantFacilityId !== undefined)
-    filters.push(`t.tenant_facility_id = ${b.param(f.tenantFacilityId, "text")}`);
-  const where = filters.join(" AND ");
-  const page = [where];
+  const page = [filter(b)];
   if (f.startAfterId) {
     // Continue after the named entity's position in this order (nulls sort last).
     const id = b.param(f.startAfterId, "uuid");
@@ -121,6 +123,8 @@ export async function listFacilities(deps: CatalogDeps, ctx: RequestContext, f: 
         : `((${key}, t.id) > (${anchor}, ${id}) OR (${anchor} IS NULL AND ${key} IS NULL AND t.id > ${id}) OR (${anchor} IS NOT NULL AND ${key} IS NULL))`,
     );
   }
+  const counting = new SqlBuilder();
+  const where = filter(counting);
   const em = readEm(deps.orm);
   const order = key === "t.id" ? "t.id" : `${key} NULLS LAST, t.id`;
   const [rows, [count]] = await Promise.all([
@@ -130,7 +134,7 @@ export async function listFacilities(deps: CatalogDeps, ctx: RequestContext, f: 
     }),
     query<{ n: number }>(em, {
       text: `SELECT count(*)::int AS n FROM ${SCHEMA}.facility t WHERE ${where}`,
-      params: b.params.slice(0, filters.length),
+      params: counting.params,
     }),
   ]);
   return { facilities: rows.map((r) => toFacility(em.map(FacilityEntity, r))), total: count?.n ?? 0 };
