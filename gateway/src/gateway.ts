@@ -4,6 +4,7 @@ import { AppError } from "@fop/kit/errors";
 import { createLogger, type Logger } from "@fop/kit/logger";
 import { createMetrics } from "@fop/kit/metrics";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
+import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
 import { buildGateway } from "./app.ts";
@@ -16,12 +17,25 @@ export type GatewayConfig = ConfigOf<typeof gatewayConfig>;
 export async function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}) {
   const logger = opts.logger ?? createLogger({ service: "gateway", level: config.LOG_LEVEL });
   const timeoutMs = config.RPC_TIMEOUT_MS;
-  const serviceUrls = { catalog: config.CATALOG_URL };
-  const clients: Clients = { catalog: createRpcClient(CatalogService, serviceUrls.catalog, { timeoutMs }) };
+  const serviceUrls = { catalog: config.CATALOG_URL, audit: config.AUDIT_URL };
+  const clients: Clients = {
+    catalog: createRpcClient(CatalogService, serviceUrls.catalog, { timeoutMs }),
+    audit: createRpcClient(AuditService, serviceUrls.audit, { timeoutMs }),
+  };
   const health = Object.entries(serviceUrls).map(
     ([name, url]) => [name, createRpcClient(Health, url, { timeoutMs: 1000 })] as const,
   );
-  const owners: Record<string, keyof Clients> = { category: "catalog", facility: "catalog" };
+  /** Who resolves which entity's URNs (each owner implements LookupId). */
+  const owners: Record<
+    string,
+    (
+      req: { entity: string; field: string; value: string },
+      ctx: Parameters<typeof callOptions>[0],
+    ) => Promise<{ id: string }>
+  > = {
+    category: (req, ctx) => clients.catalog.lookupId(req, callOptions(ctx)),
+    facility: (req, ctx) => clients.catalog.lookupId(req, callOptions(ctx)),
+  };
 
   return buildGateway({
     logger,
@@ -38,7 +52,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
       const owner = owners[entity];
       if (!owner)
         throw new AppError("not_found", { code: "URN_NOT_SUPPORTED", description: `No ${entity} URNs.` });
-      return (await clients[owner].lookupId({ entity, field, value }, callOptions(ctx))).id;
+      return (await owner({ entity, field, value }, ctx)).id;
     },
     checkServices: async () =>
       Object.fromEntries(

@@ -1,16 +1,19 @@
 /**
  * Boots the whole system for one test file: a fresh database, every service (real Postgres, real
- * NATS), the gateway on a free port, and a local token signer. Everything is driven over HTTP.
+ * NATS JetStream with a stream and subject prefix of its own), the gateway on a free port, and a
+ * local token signer. Everything is driven over HTTP.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { auditService } from "@fop/audit";
 import { catalogService } from "@fop/catalog";
 import { createGateway, gatewayConfig, signDevToken } from "@fop/gateway";
 import { loadConfig } from "@fop/kit/config";
 import { createLogger } from "@fop/kit/logger";
-import { loadServiceConfig, startService } from "@fop/kit/service";
-import { createTestDatabase } from "@fop/kit/testing/db";
+import { loadServiceConfig, type RunningService, type ServiceModule, startService } from "@fop/kit/service";
+import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
 import { inject } from "vitest";
 
 export interface TokenOptions {
@@ -27,8 +30,17 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
+const MODULES = { catalog: catalogService, audit: auditService } as unknown as Record<
+  ServiceName,
+  ServiceModule<unknown>
+>;
+export type ServiceName = "catalog" | "audit";
+
 export interface System {
   baseUrl: string;
+  db: TestDatabase;
+  /** NATS URL, stream and subject prefix of this system. */
+  events: { natsUrl: string; stream: string; subjectPrefix: string };
   token(tenant: string, opts?: TokenOptions): Promise<string>;
   /** Sends a request; `body` is JSON-encoded unless it is a string (sent as is). */
   api<T = any>(
@@ -45,34 +57,61 @@ export interface System {
     body?: unknown,
     headers?: Record<string, string>,
   ) => Promise<ApiResponse<T>>;
-  services: { catalog: { rpcUrl: string; adminUrl: string } };
+  services: Record<ServiceName, RunningService<unknown>>;
   /** Stops one service (to test failure behaviour); close() tolerates it. */
-  stopService(name: "catalog"): Promise<void>;
+  stopService(name: ServiceName): Promise<void>;
+  /** Starts a stopped service again on the same ports. */
+  restartService(name: ServiceName): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface SystemOptions {
   gatewayEnv?: Record<string, string>;
+  /** Environment for every service (e.g. OUTBOX_POLL_MS). */
+  serviceEnv?: Record<string, string>;
+  /** NATS to use (default: the suite's). */
+  natsUrl?: string;
 }
 
 export async function startSystem(opts: SystemOptions = {}): Promise<System> {
   const logger = createLogger({ service: "test", level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const db = await createTestDatabase(inject("adminUrl"), [catalogService]);
-  const catalog = await startService(
-    catalogService,
-    loadServiceConfig(catalogService, {
-      DATABASE_URL: db.serviceUrl("catalog"),
+  const db = await createTestDatabase(inject("adminUrl"), Object.values(MODULES));
+  const suffix = randomBytes(5).toString("hex");
+  const events = {
+    natsUrl: opts.natsUrl ?? inject("natsUrl"),
+    stream: `T_${suffix.toUpperCase()}`,
+    subjectPrefix: `t${suffix}.events`,
+  };
+  const configs = {} as Record<ServiceName, Record<string, string>>;
+  const services = {} as Record<ServiceName, RunningService<unknown>>;
+  const stopped = new Set<ServiceName>();
+  const boot = async (name: ServiceName) => {
+    const mod = MODULES[name];
+    services[name] = await startService(mod, loadServiceConfig(mod, configs[name]), { logger });
+  };
+  for (const name of Object.keys(MODULES) as ServiceName[]) {
+    configs[name] = {
+      DATABASE_URL: db.serviceUrl(MODULES[name].schema),
       PORT: "0",
       ADMIN_PORT: "0",
       DB_POOL_MAX: "5",
-    }),
-    { logger },
-  );
+      NATS_URL: events.natsUrl,
+      EVENTS_STREAM: events.stream,
+      EVENTS_SUBJECT_PREFIX: events.subjectPrefix,
+      EVENTS_STREAM_MAX_AGE_HOURS: "1",
+      ...opts.serviceEnv,
+    };
+    await boot(name);
+    // Restarts reuse the ports the gateway knows.
+    configs[name].PORT = new URL(services[name].rpcUrl).port;
+    configs[name].ADMIN_PORT = new URL(services[name].adminUrl).port;
+  }
   const keyFile = path.join(mkdtempSync(path.join(tmpdir(), "fop-test-")), "key.json");
   const gateway = await createGateway(
     loadConfig(gatewayConfig, {
       PORT: "0",
-      CATALOG_URL: catalog.rpcUrl,
+      CATALOG_URL: services.catalog.rpcUrl,
+      AUDIT_URL: services.audit.rpcUrl,
       AUTH_DEV_KEY_FILE: keyFile,
       RATE_LIMIT_ENABLED: "false",
       ...opts.gatewayEnv,
@@ -102,6 +141,8 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
 
   return {
     baseUrl,
+    db,
+    events,
     token: (tenant, t = {}) =>
       signDevToken(keyFile, {
         tenant,
@@ -113,12 +154,47 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       }),
     api,
     as: (token) => (method, p, body, headers) => api(method, p, { token, body, headers }),
-    services: { catalog: { rpcUrl: catalog.rpcUrl, adminUrl: catalog.adminUrl } },
-    stopService: () => catalog.close(),
+    services,
+    stopService: async (name) => {
+      stopped.add(name);
+      await services[name].close();
+    },
+    restartService: async (name) => {
+      await boot(name);
+      stopped.delete(name);
+    },
     close: async () => {
       await gateway.close();
-      await catalog.close();
+      for (const name of Object.keys(services) as ServiceName[]) await services[name].close();
+      const { connect } = await import("@nats-io/transport-node");
+      const { jetstreamManager } = await import("@nats-io/jetstream");
+      const nc = await connect({ servers: events.natsUrl, maxReconnectAttempts: 0 }).catch(() => undefined);
+      if (nc) {
+        await (await jetstreamManager(nc)).streams.delete(events.stream).catch(() => {});
+        await nc.close();
+      }
       await db.drop();
     },
   };
+}
+
+/** Polls `fn` until it returns a truthy value or `timeoutMs` passes. */
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+  everyMs = 100,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > until)
+      throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
 }

@@ -123,7 +123,7 @@ describe("readiness", () => {
       await sys.stopService("catalog");
       const res = await sys.api("GET", "/readyz");
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ status: "not ready", services: { catalog: false } });
+      expect(res.body).toEqual({ status: "not ready", services: { catalog: false, audit: true } });
       expect((await sys.api("GET", "/healthz")).status).toBe(200);
       // Requests that need the stopped service fail cleanly with 503, not a hang or a 500.
       const down = await sys.as(await sys.token("x"))("GET", "/api/categories");

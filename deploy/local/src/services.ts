@@ -1,5 +1,6 @@
 /** The services the platform runs, in start order, with where their main module lives. */
 import path from "node:path";
+import { auditService } from "@fop/audit";
 import { catalogService } from "@fop/catalog";
 import type { ServiceModule } from "@fop/kit/service";
 

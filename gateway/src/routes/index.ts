@@ -1,5 +1,6 @@
 /** Every resource's routes, registered explicitly (no autoload). */
 import type { FastifyInstance } from "fastify";
+import { auditRoutes } from "./audits/index.ts";
 import { categoryRoutes } from "./categories/index.ts";
 import type { RouteDeps } from "./deps.ts";
 import { facilityRoutes } from "./facilities/index.ts";
@@ -7,4 +8,5 @@ import { facilityRoutes } from "./facilities/index.ts";
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   categoryRoutes(app, deps);
   facilityRoutes(app, deps);
+  auditRoutes(app, deps);
 }

@@ -17,6 +17,7 @@ export const catalogService: ServiceModule<CatalogDeps, typeof config> = {
   config,
   createDeps: (base, cfg) => ({
     orm: base.orm,
+    outbox: base.outbox,
     defaultLocale: cfg.DEFAULT_LOCALE,
     now: base.now,
     newId: base.newId,

@@ -10,6 +10,8 @@ import { type ConfigOf, type ConfigSchema, env, loadConfig } from "./config.ts";
 import { initOrm, migrate, type Orm } from "./db/orm.ts";
 import { query } from "./db/sql.ts";
 import { readEm } from "./db/tx.ts";
+import { connectNats, type Nats } from "./events/nats.ts";
+import { Outbox, outboxRelay } from "./events/outbox.ts";
 import { newId } from "./ids.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
@@ -36,12 +38,22 @@ export const baseServiceConfig = (name: ServiceName) => ({
   LOG_LEVEL: env.oneOf(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "log level", "info"),
   DB_POOL_MAX: env.int("database connections per process", 10, 1, 200),
   MIGRATE_ON_START: env.bool("apply pending migrations before serving", false),
+  NATS_URL: env.string("NATS server(s) with JetStream, comma-separated", "nats://127.0.0.1:4222"),
+  EVENTS_STREAM: env.string("JetStream stream of domain events", "EVENTS"),
+  EVENTS_SUBJECT_PREFIX: env.string("events are published on <prefix>.<TYPE>", "events"),
+  EVENTS_STREAM_REPLICAS: env.int("replicas of the event stream (JetStream cluster)", 1, 1, 5),
+  EVENTS_STREAM_MAX_AGE_HOURS: env.int("how long the stream keeps events", 7 * 24, 1),
+  OUTBOX_POLL_MS: env.int("outbox relay polling interval (LISTEN/NOTIFY wakes it sooner)", 1000, 10),
+  OUTBOX_RETENTION_HOURS: env.int("published outbox rows are deleted after this long", 24, 1),
 });
 export type BaseServiceConfig = ConfigOf<ReturnType<typeof baseServiceConfig>>;
 
 /** What every service's dependencies start from. */
 export interface ServiceBase {
   orm: Orm;
+  nats: Nats;
+  /** Records domain events in the use case's transaction. */
+  outbox: Outbox;
   logger: Logger;
   metrics: Metrics;
   now: () => Date;
@@ -74,6 +86,8 @@ export interface RunningService<D> {
   base: ServiceBase;
   rpc: RpcServer;
   admin: FastifyInstance;
+  /** The outbox relay and the module's own workers, started after listen. */
+  workers: Worker[];
   /** http://host:port of the RPC listener. */
   rpcUrl: string;
   adminUrl: string;
@@ -123,7 +137,28 @@ export async function startService<D, S extends ConfigSchema>(
     const applied = await migrate(orm);
     if (applied.length) logger.info({ applied }, "migrations applied");
   }
-  const base: ServiceBase = { orm, logger, metrics: createMetrics(mod.name), now: () => new Date(), newId };
+  const nats = await connectNats(
+    config.NATS_URL,
+    mod.name,
+    {
+      stream: config.EVENTS_STREAM,
+      subjectPrefix: config.EVENTS_SUBJECT_PREFIX,
+      replicas: config.EVENTS_STREAM_REPLICAS,
+      maxAgeMs: config.EVENTS_STREAM_MAX_AGE_HOURS * 3600_000,
+      duplicateWindowMs: 2 * 60_000,
+    },
+    logger,
+  );
+  const outbox = new Outbox({ schema: mod.schema, subjectPrefix: config.EVENTS_SUBJECT_PREFIX });
+  const base: ServiceBase = {
+    orm,
+    nats,
+    outbox,
+    logger,
+    metrics: createMetrics(mod.name),
+    now: () => new Date(),
+    newId,
+  };
   const deps = await mod.createDeps(base, config);
   // Ready = the database answers (MikroORM connects lazily, so ask it a question).
   const ready = async () => (await query(readEm(orm), { text: "select 1", params: [] })).length === 1;
@@ -132,7 +167,15 @@ export async function startService<D, S extends ConfigSchema>(
   const admin = buildAdminServer(rt);
   await rpc.listen({ host: config.HOST, port: config.PORT });
   await admin.listen({ host: config.HOST, port: config.ADMIN_PORT });
-  const workers = mod.workers?.(deps, base, config) ?? [];
+  const relay = outboxRelay({
+    outbox,
+    databaseUrl: config.DATABASE_URL,
+    nats,
+    logger,
+    pollMs: config.OUTBOX_POLL_MS,
+    retentionMs: config.OUTBOX_RETENTION_HOURS * 3600_000,
+  });
+  const workers = [relay, ...(mod.workers?.(deps, base, config) ?? [])];
   for (const w of workers) await w.start();
   const url = (app: { server: { address(): unknown } }) => {
     const addr = app.server.address();
@@ -147,14 +190,16 @@ export async function startService<D, S extends ConfigSchema>(
     base,
     rpc,
     admin,
+    workers,
     rpcUrl: url(rpc),
     adminUrl: url(admin),
     close: () => {
       closing ??= (async () => {
-        for (const w of workers.reverse())
+        for (const w of [...workers].reverse())
           await w.stop().catch((err) => logger.error({ err, worker: w.name }, "stop failed"));
         await rpc.close();
         await admin.close();
+        await nats.close();
         await orm.close();
       })();
       return closing;

@@ -1,3 +1,4 @@
+import { kitEventMigrations } from "@fop/kit/events/migrations";
 import type { MigrationObject } from "@mikro-orm/postgresql";
 import { CategorySchema } from "./category.entity.ts";
 import { FacilitySchema } from "./facility.entity.ts";
@@ -9,4 +10,7 @@ export const SCHEMA = "catalog";
 export const entities = [CategorySchema, FacilitySchema];
 
 /** Applied in order; never edit a released migration, add a new one. */
-export const migrations: MigrationObject[] = [{ name: "m0001-initial", class: M0001Initial }];
+export const migrations: MigrationObject[] = [
+  ...kitEventMigrations,
+  { name: "m0001-initial", class: M0001Initial },
+];

@@ -16,6 +16,7 @@ import {
   nameIndex,
   replaceCategory as replace,
 } from "../domain/category.ts";
+import { categoryEvent } from "../events/catalog.events.ts";
 import type { CatalogDeps } from "./deps.ts";
 
 const uniqueViolations = {
@@ -102,6 +103,7 @@ export async function createCategory(
       });
       writeEntity(e, category, deps.defaultLocale);
       await em.flush();
+      await deps.outbox.record(em, ctx, [categoryEvent("CREATED", category)]);
       return category;
     },
     uniqueViolations,
@@ -126,7 +128,9 @@ export async function replaceCategory(
       const next = replace(toCategory(e), input, version, deps.now());
       writeEntity(e, next, deps.defaultLocale);
       await em.flush();
-      return toCategory(e);
+      const saved = toCategory(e);
+      await deps.outbox.record(em, ctx, [categoryEvent("UPDATED", saved)]);
+      return saved;
     },
     uniqueViolations,
   );
@@ -138,6 +142,7 @@ export async function deleteCategory(deps: CatalogDeps, ctx: RequestContext, id:
     const before = toCategory(e);
     em.remove(e);
     await em.flush();
+    await deps.outbox.record(em, ctx, [categoryEvent("DELETED", before)]);
     return before;
   });
 }

@@ -1,8 +1,10 @@
 import type { Orm } from "@fop/kit/db/orm";
+import type { Outbox } from "@fop/kit/events/outbox";
 
 /** What the catalog's use cases need; main.ts and tests build it. */
 export interface CatalogDeps {
   orm: Orm;
+  outbox: Outbox;
   /** Locale whose name categories sort by (then the alphabetically first locale). */
   defaultLocale: string;
   now: () => Date;

@@ -20,6 +20,7 @@ import {
   type LocationType,
   modifyFacility as modify,
 } from "../domain/facility.ts";
+import { facilityEvent } from "../events/catalog.events.ts";
 import type { CatalogDeps } from "./deps.ts";
 
 const uniqueViolations = {
@@ -161,6 +162,7 @@ export async function createFacility(
       });
       writeEntity(e, facility);
       await em.flush();
+      await deps.outbox.record(em, ctx, [facilityEvent("CREATED", facility)]);
       return facility;
     },
     uniqueViolations,
@@ -184,7 +186,9 @@ export async function modifyFacility(
       const e = await load(em, ctx, id, true);
       writeEntity(e, modify(toFacility(e), change, version, deps.now()));
       await em.flush();
-      return toFacility(e);
+      const saved = toFacility(e);
+      await deps.outbox.record(em, ctx, [facilityEvent("UPDATED", saved)]);
+      return saved;
     },
     uniqueViolations,
   );
@@ -196,6 +200,7 @@ export async function deleteFacility(deps: CatalogDeps, ctx: RequestContext, id:
     const before = toFacility(e);
     em.remove(e);
     await em.flush();
+    await deps.outbox.record(em, ctx, [facilityEvent("DELETED", before)]);
     return before;
   });
 }

@@ -1,0 +1,68 @@
+/** /api/audits: the audit log (deprecated list and the alpha search). */
+import { callOptions } from "@fop/kit/rpc/client";
+import type { FastifyInstance } from "fastify";
+import { errorResponses } from "../../schemas/common.ts";
+import type { RouteDeps } from "../deps.ts";
+import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+import { toAuditJson } from "./map.ts";
+import { AuditListQuery, AuditPaginatedResult, AuditSearchPayload, AuditsResult } from "./schemas.ts";
+
+const tags = ["Audits"];
+
+export function auditRoutes(app: FastifyInstance, { clients }: RouteDeps): void {
+  app.get(
+    "/api/audits",
+    {
+      schema: {
+        summary: "List audits (deprecated: use POST /api/audits/search)",
+        tags,
+        querystring: AuditListQuery,
+        response: { 200: AuditsResult, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ["AUDIT_READ"], lifecycle: "deprecated", replacement: "/api/audits/search" },
+    },
+    async (req) => {
+      const q = req.query as {
+        size?: number;
+        startAfterId?: string;
+        entityRef?: string;
+        entityType?: string;
+        trace?: string;
+      };
+      const res = await clients.audit.listAudits(
+        {
+          page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" },
+          entityRef: q.entityRef,
+          entityType: q.entityType,
+          trace: q.trace,
+        },
+        callOptions(req.ctx),
+      );
+      return { audits: res.audits.map(toAuditJson), total: Number(res.total) };
+    },
+  );
+
+  app.post(
+    "/api/audits/search",
+    {
+      schema: {
+        summary: "Search audits",
+        tags,
+        body: AuditSearchPayload,
+        response: { 200: AuditPaginatedResult, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ["AUDIT_READ"], lifecycle: "alpha" },
+    },
+    async (req) => {
+      const res = await clients.audit.searchAudits(
+        { search: toSearchRequest(req.body as SearchBody) },
+        callOptions(req.ctx),
+      );
+      return {
+        audits: res.audits.map(toAuditJson),
+        pageInfo: toPageInfo(res.pageInfo),
+        ...withTotal(res.total),
+      };
+    },
+  );
+}

@@ -1,0 +1,2 @@
+export { AUDIT_CONSUMER } from "./events/audit-records.consumer.ts";
+export { auditService } from "./service.ts";

@@ -1,0 +1,32 @@
+/** AuditService handlers. */
+import type { ConnectRouter } from "@connectrpc/connect";
+import { searchParams } from "@fop/kit/rpc/search";
+import { requestContext } from "@fop/kit/rpc/server";
+import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
+import { listAudits, searchAudits } from "../usecases/audits.ts";
+import type { AuditDeps } from "../usecases/deps.ts";
+import { toAuditMessage } from "./audit.mapper.ts";
+
+export function auditRoutes(deps: AuditDeps) {
+  return (router: ConnectRouter) =>
+    router.service(AuditService, {
+      async listAudits(req, hctx) {
+        const result = await listAudits(deps, requestContext(hctx), {
+          size: req.page?.size && req.page.size > 0 ? Math.min(req.page.size, 500) : 25,
+          startAfterId: req.page?.startAfterId ?? "",
+          entityRef: req.entityRef,
+          entityType: req.entityType,
+          trace: req.trace,
+        });
+        return { audits: result.audits.map(toAuditMessage), total: BigInt(result.total) };
+      },
+      async searchAudits(req, hctx) {
+        const page = await searchAudits(deps, requestContext(hctx), searchParams(req.search));
+        return {
+          audits: page.rows.map(toAuditMessage),
+          pageInfo: page.pageInfo,
+          total: page.total === undefined ? undefined : BigInt(page.total),
+        };
+      },
+    });
+}

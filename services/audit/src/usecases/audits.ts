@@ -1,0 +1,125 @@
+/** Audit use cases: record an event, list, search, and the retention sweep. */
+import type { RequestContext } from "@fop/kit/context";
+import { query } from "@fop/kit/db/sql";
+import { inTransaction, readEm } from "@fop/kit/db/tx";
+import { invalid } from "@fop/kit/errors";
+import { isUuid } from "@fop/kit/ids";
+import { runSearch, type SearchPage, type SearchParams, type SearchResource } from "@fop/kit/search/keyset";
+import { SqlBuilder } from "@fop/kit/search/sql-builder";
+import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { AuditRecordEntity } from "../db/audit.entity.ts";
+import { SCHEMA } from "../db/orm.ts";
+import { ANONYMIZED, type AuditRecord, auditFromEvent } from "../domain/audit.ts";
+import type { AuditDeps } from "./deps.ts";
+
+export const toAudit = (e: AuditRecordEntity): AuditRecord => ({
+  id: e.id,
+  eventId: e.eventId,
+  entityRef: e.entityRef,
+  entityType: e.entityType,
+  entityVersion: e.entityVersion,
+  entityCreated: e.entityCreated,
+  operationName: e.operationName,
+  operationStart: e.operationStart,
+  actorId: e.actorId,
+  actorUsername: e.actorUsername,
+  clientApi: e.clientApi,
+  clientRawInfo: e.clientRawInfo,
+  trace: e.trace,
+  created: e.created,
+  lastModified: e.lastModified,
+  version: e.version,
+  anonymizationDate: e.anonymizationDate,
+  deletionDate: e.deletionDate,
+  isAnonymized: e.isAnonymized,
+});
+
+/** Writes the record of one event (in the consumer's transaction; the inbox makes it once-only). */
+export async function recordEvent(deps: AuditDeps, em: EntityManager, event: EventEnvelope): Promise<void> {
+  if (!event.tenant || !event.entityRef || !event.type || !isUuid(event.id)) {
+    throw invalid("INVALID_EVENT", `event ${event.id} lacks tenant, entity or type`);
+  }
+  const r = auditFromEvent(event, deps.newId(), deps.now(), deps.policy);
+  em.create(AuditRecordEntity, { tenantId: event.tenant, ...r });
+  await em.flush();
+}
+
+export interface AuditFilter {
+  size: number;
+  startAfterId: string;
+  entityRef?: string | undefined;
+  entityType?: string | undefined;
+  trace?: string | undefined;
+}
+
+/** The deprecated list: id order, optional filters, with the total of matches. */
+export async function listAudits(deps: AuditDeps, ctx: RequestContext, f: AuditFilter) {
+  if (f.startAfterId && !isUuid(f.startAfterId))
+    throw invalid("INVALID_ID", "startAfterId must be the id of an audit.", "startAfterId");
+  const where = {
+    tenantId: ctx.tenant,
+    ...(f.entityRef !== undefined ? { entityRef: f.entityRef } : {}),
+    ...(f.entityType !== undefined ? { entityType: f.entityType } : {}),
+    ...(f.trace !== undefined ? { trace: f.trace } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    readEm(deps.orm).find(
+      AuditRecordEntity,
+      f.startAfterId ? { ...where, id: { $gt: f.startAfterId } } : where,
+      {
+        orderBy: { id: "asc" },
+        limit: f.size,
+      },
+    ),
+    readEm(deps.orm).count(AuditRecordEntity, where),
+  ]);
+  return { audits: rows.map(toAudit), total };
+}
+
+/** What `POST /api/audits/search` may filter and sort on. */
+export const auditSearch: SearchResource = {
+  table: `${SCHEMA}.audit_record`,
+  select: "t.*",
+  fields: {
+    entityRef: { kind: "string", column: "t.entity_ref", ops: ["eq", "notEq", "in", "notIn"] },
+    entityType: { kind: "string", column: "t.entity_type", ops: ["eq", "notEq", "in"] },
+    trace: { kind: "string", column: "t.trace", ops: ["eq", "notEq", "in", "notIn"] },
+  },
+  sorts: { created: { expr: "t.created", type: "timestamptz", nullable: false } },
+};
+
+export async function searchAudits(
+  deps: AuditDeps,
+  ctx: RequestContext,
+  params: SearchParams,
+): Promise<SearchPage<AuditRecord>> {
+  const em = readEm(deps.orm);
+  const page = await runSearch(em, ctx.tenant, auditSearch, params, deps.now());
+  return { ...page, rows: page.rows.map((row) => toAudit(em.map(AuditRecordEntity, row))) };
+}
+
+/**
+ * Retention: deletes records past their deletion date and anonymizes personal data past the
+ * anonymization date, in batches across tenants. Returns how many rows each step touched.
+ */
+export async function sweepRetention(
+  deps: AuditDeps,
+  batch = 1000,
+): Promise<{ deleted: number; anonymized: number }> {
+  const now = deps.now();
+  return inTransaction(deps.orm, async (em) => {
+    const b = new SqlBuilder();
+    const deleted = await query(em, {
+      text: `delete from ${SCHEMA}.audit_record where (tenant_id, id) in (select tenant_id, id from ${SCHEMA}.audit_record where deletion_date <= ${b.param(now, "timestamptz")} limit ${batch}) returning 1`,
+      params: b.params,
+    });
+    const a = new SqlBuilder();
+    const anonymized = await query(em, {
+      text: `update ${SCHEMA}.audit_record set actor_username = ${a.param(ANONYMIZED, "text")}, client_raw_info = '', is_anonymized = true, version = version + 1, last_modified = ${a.param(now, "timestamptz")}
+             where (tenant_id, id) in (select tenant_id, id from ${SCHEMA}.audit_record where not is_anonymized and anonymization_date <= ${a.param(now, "timestamptz")} limit ${batch}) returning 1`,
+      params: a.params,
+    });
+    return { deleted: deleted.length, anonymized: anonymized.length };
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * Kit tables every service carries in its own schema: the outbox (events waiting to be published),
+ * the inbox (event ids a consumer has processed) and dead letters (events a consumer gave up on).
+ * A service lists these migrations before its own. These system tables are not tenant-scoped:
+ * the relay and consumers work across tenants.
+ */
+import { Migration } from "@mikro-orm/migrations";
+import type { MigrationObject } from "@mikro-orm/postgresql";
+
+export class KitEvents0001 extends Migration {
+  override name = "kit-events-0001";
+
+  override up(): void {
+    this.addSql(`
+      create table outbox (
+        id uuid primary key,
+        subject text not null,
+        payload bytea not null,
+        headers jsonb not null default '{}',
+        created timestamptz not null default clock_timestamp(),
+        published_at timestamptz null
+      )`);
+    this.addSql("create index outbox_pending_idx on outbox (created, id) where published_at is null");
+    this.addSql("create index outbox_published_idx on outbox (published_at) where published_at is not null");
+    this.addSql(`
+      create table inbox (
+        consumer text not null,
+        event_id uuid not null,
+        processed_at timestamptz not null default clock_timestamp(),
+        primary key (consumer, event_id)
+      )`);
+    this.addSql("create index inbox_processed_idx on inbox (processed_at)");
+    this.addSql(`
+      create table dead_letter (
+        id uuid primary key,
+        consumer text not null,
+        event_id text null,
+        subject text not null,
+        payload bytea not null,
+        error text not null,
+        deliveries integer not null,
+        failed_at timestamptz not null default clock_timestamp()
+      )`);
+    this.addSql("create index dead_letter_consumer_idx on dead_letter (consumer, failed_at)");
+  }
+}
+
+/** Migrations of the kit's event tables, to put first in a service's list. */
+export const kitEventMigrations: MigrationObject[] = [{ name: "kit-events-0001", class: KitEvents0001 }];
