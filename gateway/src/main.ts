@@ -1,4 +1,5 @@
 import { loadConfig } from "@fop/kit/config";
+import { shutdownTracing } from "@fop/kit/otel";
 import { gatewayConfig } from "./config.ts";
 import { createGateway } from "./gateway.ts";
 
@@ -14,6 +15,7 @@ await app.listen({ host: config.HOST, port: config.PORT });
 const stop = async () => {
   setTimeout(() => process.exit(1), 15_000).unref();
   await app.close();
+  await shutdownTracing();
   process.exit(0);
 };
 process.once("SIGINT", () => void stop());

@@ -3,6 +3,7 @@
  * NATS JetStream with a stream and subject prefix of its own), the gateway on a free port, and a
  * local token signer. Everything is driven over HTTP.
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { auditService } from "@fop/audit";
 import { catalogService } from "@fop/catalog";
 import { createGateway, gatewayConfig, signDevToken } from "@fop/gateway";
 import { loadConfig } from "@fop/kit/config";
+import { freePort } from "@fop/kit/infra";
 import { createLogger } from "@fop/kit/logger";
 import { loadServiceConfig, type RunningService, type ServiceModule, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
@@ -29,6 +31,8 @@ export interface ApiResponse<T = any> {
   body: T;
   text: string;
 }
+
+const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 
 const MODULES = { catalog: catalogService, audit: auditService } as unknown as Record<
   ServiceName,
@@ -57,15 +61,22 @@ export interface System {
     body?: unknown,
     headers?: Record<string, string>,
   ) => Promise<ApiResponse<T>>;
-  services: Record<ServiceName, RunningService<unknown>>;
+  services: Record<
+    ServiceName,
+    Pick<RunningService<unknown>, "rpcUrl" | "adminUrl" | "close"> & Partial<RunningService<unknown>>
+  >;
   /** Stops one service (to test failure behaviour); close() tolerates it. */
   stopService(name: ServiceName): Promise<void>;
+  /** SIGKILLs a service started as a child process (no graceful shutdown at all). */
+  killService(name: ServiceName): void;
   /** Starts a stopped service again on the same ports. */
   restartService(name: ServiceName): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface SystemOptions {
+  /** Services to run as child processes (so a test can SIGKILL them) instead of in-process. */
+  childProcesses?: ServiceName[];
   gatewayEnv?: Record<string, string>;
   /** Environment for every service (e.g. OUTBOX_POLL_MS). */
   serviceEnv?: Record<string, string>;
@@ -83,11 +94,54 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     subjectPrefix: `t${suffix}.events`,
   };
   const configs = {} as Record<ServiceName, Record<string, string>>;
-  const services = {} as Record<ServiceName, RunningService<unknown>>;
-  const stopped = new Set<ServiceName>();
+  const services = {} as System["services"];
+  const children = new Map<ServiceName, ChildProcess>();
   const boot = async (name: ServiceName) => {
     const mod = MODULES[name];
-    services[name] = await startService(mod, loadServiceConfig(mod, configs[name]), { logger });
+    if (!opts.childProcesses?.includes(name)) {
+      services[name] = await startService(mod, loadServiceConfig(mod, configs[name]), { logger });
+      return;
+    }
+    if (configs[name].PORT === "0") {
+      configs[name].PORT = String(await freePort());
+      configs[name].ADMIN_PORT = String(await freePort());
+    }
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=source",
+        "--import",
+        "@fop/kit/otel-register",
+        path.join(REPO_ROOT, `services/${name}/src/main.ts`),
+      ],
+      {
+        env: { ...process.env, ...configs[name], LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn" },
+        stdio: ["ignore", "inherit", "inherit"],
+      },
+    );
+    children.set(name, child);
+    const adminUrl = `http://127.0.0.1:${configs[name].ADMIN_PORT}`;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    services[name] = {
+      rpcUrl: `http://127.0.0.1:${configs[name].PORT}`,
+      adminUrl,
+      close: async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+        await exited;
+      },
+    };
+    for (let i = 0; i < 300; i++) {
+      if (
+        await fetch(`${adminUrl}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${name} did not become ready`);
   };
   for (const name of Object.keys(MODULES) as ServiceName[]) {
     configs[name] = {
@@ -99,6 +153,7 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
       EVENTS_STREAM: events.stream,
       EVENTS_SUBJECT_PREFIX: events.subjectPrefix,
       EVENTS_STREAM_MAX_AGE_HOURS: "1",
+      EVENTS_ACK_WAIT_MS: "3000",
       ...opts.serviceEnv,
     };
     await boot(name);
@@ -155,14 +210,13 @@ export async function startSystem(opts: SystemOptions = {}): Promise<System> {
     api,
     as: (token) => (method, p, body, headers) => api(method, p, { token, body, headers }),
     services,
-    stopService: async (name) => {
-      stopped.add(name);
-      await services[name].close();
+    stopService: (name) => services[name].close(),
+    killService: (name) => {
+      const child = children.get(name);
+      if (!child) throw new Error(`${name} does not run as a child process`);
+      child.kill("SIGKILL");
     },
-    restartService: async (name) => {
-      await boot(name);
-      stopped.delete(name);
-    },
+    restartService: (name) => boot(name),
     close: async () => {
       await gateway.close();
       for (const name of Object.keys(services) as ServiceName[]) await services[name].close();

@@ -118,7 +118,7 @@ describe("readiness", () => {
     try {
       expect((await sys.api("GET", "/readyz")).body).toEqual({
         status: "ready",
-        services: { catalog: true },
+        services: { catalog: true, audit: true },
       });
       await sys.stopService("catalog");
       const res = await sys.api("GET", "/readyz");

@@ -16,6 +16,10 @@ export const SERVICES: ServiceEntry[] = [
     module: catalogService as ServiceModule<unknown>,
     main: path.join(REPO_ROOT, "services/catalog/src/main.ts"),
   },
+  {
+    module: auditService as ServiceModule<unknown>,
+    main: path.join(REPO_ROOT, "services/audit/src/main.ts"),
+  },
 ];
 
 export const GATEWAY_MAIN = path.join(REPO_ROOT, "gateway/src/main.ts");

@@ -59,6 +59,11 @@ export function startTracing(opts: TracingOptions): { shutdown: () => Promise<vo
   return { shutdown: () => provider.shutdown() };
 }
 
+/** Flushes and stops the installed provider (graceful shutdown: no buffered span is lost). */
+export async function shutdownTracing(): Promise<void> {
+  await installed?.provider.shutdown().catch(() => {});
+}
+
 export const tracer = () => trace.getTracer("fop");
 
 /** Trace id of the active span, "" when there is none. */

@@ -15,6 +15,7 @@ import { Outbox, outboxRelay } from "./events/outbox.ts";
 import { newId } from "./ids.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
+import { shutdownTracing } from "./otel.ts";
 import { buildAdminServer, buildRpcServer, type RpcServer } from "./rpc/server.ts";
 
 /** Default ports of each service (RPC h2c, admin HTTP/1.1); the gateway's <NAME>_URL defaults match. */
@@ -43,6 +44,7 @@ export const baseServiceConfig = (name: ServiceName) => ({
   EVENTS_SUBJECT_PREFIX: env.string("events are published on <prefix>.<TYPE>", "events"),
   EVENTS_STREAM_REPLICAS: env.int("replicas of the event stream (JetStream cluster)", 1, 1, 5),
   EVENTS_STREAM_MAX_AGE_HOURS: env.int("how long the stream keeps events", 7 * 24, 1),
+  EVENTS_ACK_WAIT_MS: env.int("redelivery of an event a consumer did not acknowledge (crash)", 30_000, 1000),
   OUTBOX_POLL_MS: env.int("outbox relay polling interval (LISTEN/NOTIFY wakes it sooner)", 1000, 10),
   OUTBOX_RETENTION_HOURS: env.int("published outbox rows are deleted after this long", 24, 1),
 });
@@ -146,6 +148,7 @@ export async function startService<D, S extends ConfigSchema>(
       replicas: config.EVENTS_STREAM_REPLICAS,
       maxAgeMs: config.EVENTS_STREAM_MAX_AGE_HOURS * 3600_000,
       duplicateWindowMs: 2 * 60_000,
+      ackWaitMs: config.EVENTS_ACK_WAIT_MS,
     },
     logger,
   );
@@ -222,6 +225,7 @@ export async function runMain<D, S extends ConfigSchema>(mod: ServiceModule<D, S
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     await svc.close();
+    await shutdownTracing();
     process.exit(0);
   };
   process.once("SIGINT", () => void stop("SIGINT"));

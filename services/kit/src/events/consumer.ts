@@ -63,7 +63,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       filter_subject: filter,
-      ack_wait: nanos(30_000),
+      ack_wait: nanos(nats.events.ackWaitMs ?? 30_000),
       max_deliver: maxDeliver,
       max_ack_pending: concurrency * 4,
     };

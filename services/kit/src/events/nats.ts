@@ -23,6 +23,8 @@ export interface EventStreamConfig {
   maxAgeMs: number;
   /** Window within which a re-published event id is dropped as a duplicate. */
   duplicateWindowMs: number;
+  /** How long a consumer's unacknowledged delivery waits before it is redelivered (default 30 s). */
+  ackWaitMs?: number;
 }
 
 export interface Nats {

@@ -104,7 +104,7 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      if (notified) return resolve();
+      if (notified || !running) return resolve();
       const t = setTimeout(done, ms);
       function done() {
         clearTimeout(t);

@@ -1,0 +1,145 @@
+/** The audit service against real Postgres and JetStream: idempotency, poison messages, retention. */
+import { randomBytes } from "node:crypto";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { readEm } from "@fop/kit/db/tx";
+import { listDeadLetters } from "@fop/kit/events/consumer";
+import { newId } from "@fop/kit/ids";
+import { createLogger } from "@fop/kit/logger";
+import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
+import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
+import { EventEnvelopeSchema } from "@fop/proto/fop/events/v1/envelope_pb.js";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { AuditRecordEntity } from "../src/db/audit.entity.ts";
+import { auditService } from "../src/service.ts";
+import { sweepRetention } from "../src/usecases/audits.ts";
+import type { AuditDeps } from "../src/usecases/deps.ts";
+
+const suffix = randomBytes(4).toString("hex");
+const STREAM = `AUDIT_T_${suffix.toUpperCase()}`;
+const PREFIX = `a${suffix}.events`;
+let db: TestDatabase;
+let svc: RunningService<AuditDeps>;
+let nc: NatsConnection;
+
+beforeAll(async () => {
+  db = await createTestDatabase(inject("adminUrl"), [auditService]);
+  svc = await startService(
+    auditService,
+    loadServiceConfig(auditService, {
+      DATABASE_URL: db.serviceUrl("audit"),
+      PORT: "0",
+      ADMIN_PORT: "0",
+      NATS_URL: inject("natsUrl"),
+      EVENTS_STREAM: STREAM,
+      EVENTS_SUBJECT_PREFIX: PREFIX,
+      EVENTS_ACK_WAIT_MS: "2000",
+      AUDIT_SWEEP_INTERVAL_MS: "3600000",
+    }),
+    { logger: createLogger({ service: "audit", level: "silent" }) },
+  );
+  nc = await connect({ servers: inject("natsUrl") });
+  await svc.base.nats.ensureStream();
+});
+afterAll(async () => {
+  await svc?.close();
+  await (await jetstreamManager(nc)).streams.delete(STREAM).catch(() => {});
+  await nc?.close();
+  await db?.drop();
+});
+
+const envelope = (over: { tenant?: string } = {}) =>
+  create(EventEnvelopeSchema, {
+    id: newId(),
+    type: "CATEGORY_CREATED",
+    tenant: "acme",
+    entityType: "CATEGORY",
+    entityRef: newId(),
+    entityVersion: 1n,
+    entityCreated: timestampFromDate(new Date()),
+    occurredAt: timestampFromDate(new Date()),
+    actor: { id: "u1", username: "ada" },
+    client: { api: "REST", rawInfo: "test" },
+    traceId: "t1",
+    ...over,
+  });
+
+const records = (entityRef: string) =>
+  readEm(svc.deps.orm).find(AuditRecordEntity, { tenantId: "acme", entityRef });
+
+async function waitFor<T>(fn: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("audit-records consumer", () => {
+  it("writes one record per event id, even when the event is delivered twice", async () => {
+    const js = jetstream(nc);
+    const e = envelope();
+    const bytes = toBinary(EventEnvelopeSchema, e);
+    // Two different message ids: JetStream keeps both; the inbox must make the second a no-op.
+    await js.publish(`${PREFIX}.CATEGORY_CREATED`, bytes, { msgID: `${e.id}-a` });
+    await js.publish(`${PREFIX}.CATEGORY_CREATED`, bytes, { msgID: `${e.id}-b` });
+    const marker = envelope();
+    await js.publish(`${PREFIX}.CATEGORY_CREATED`, toBinary(EventEnvelopeSchema, marker), {
+      msgID: marker.id,
+    });
+    await waitFor(async () => (await records(marker.entityRef)).length === 1);
+    expect(await records(e.entityRef)).toHaveLength(1);
+  });
+
+  it("dead-letters poison messages and keeps going", async () => {
+    const js = jetstream(nc);
+    await js.publish(`${PREFIX}.GARBAGE`, new TextEncoder().encode("not a protobuf envelope \u0000\u0001"), {
+      msgID: newId(),
+    });
+    const noTenant = envelope({ tenant: "" });
+    await js.publish(`${PREFIX}.CATEGORY_CREATED`, toBinary(EventEnvelopeSchema, noTenant), {
+      msgID: noTenant.id,
+    });
+    const after = envelope();
+    await js.publish(`${PREFIX}.CATEGORY_CREATED`, toBinary(EventEnvelopeSchema, after), { msgID: after.id });
+    await waitFor(async () => (await records(after.entityRef)).length === 1);
+    const dead = await waitFor(async () => {
+      const rows = await listDeadLetters(readEm(svc.deps.orm), "audit", "audit-records");
+      return rows.length >= 2 ? rows : undefined;
+    });
+    expect(dead.map((d) => d.subject).sort()).toEqual([`${PREFIX}.CATEGORY_CREATED`, `${PREFIX}.GARBAGE`]);
+    expect(dead.find((d) => d.subject.endsWith("GARBAGE"))?.error).toMatch(/undecodable/);
+    expect(dead.find((d) => d.event_id === noTenant.id)?.error).toMatch(/rejected/);
+  });
+});
+
+describe("retention", () => {
+  it("anonymizes after its period and deletes after the retention period", async () => {
+    const js = jetstream(nc);
+    const e = envelope();
+    await js.publish(`${PREFIX}.CATEGORY_CREATED`, toBinary(EventEnvelopeSchema, e), { msgID: e.id });
+    const [r] = await waitFor(async () => {
+      const rows = await records(e.entityRef);
+      return rows.length ? rows : undefined;
+    });
+    expect(r!).toMatchObject({ actorUsername: "ada", isAnonymized: false });
+    const at = (d: Date) => ({ ...svc.deps, now: () => new Date(d.getTime() + 1) });
+
+    await sweepRetention(at(r!.anonymizationDate));
+    const [anon] = await records(e.entityRef);
+    expect(anon).toMatchObject({
+      actorUsername: "ANONYMIZED",
+      clientRawInfo: "",
+      isAnonymized: true,
+      version: 2,
+      actorId: "u1",
+    });
+
+    await sweepRetention(at(r!.deletionDate));
+    expect(await records(e.entityRef)).toHaveLength(0);
+  });
+});
