@@ -16,9 +16,10 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { env, loadConfig } from "@fop/kit/config";
-import { findOrStartPostgres } from "@fop/kit/infra";
+import { findOrStartNats, findOrStartPostgres } from "@fop/kit/infra";
 import { startTracing } from "@fop/kit/otel";
 import { BASELINE_TENANT, startBaseline } from "./baseline.ts";
+import { type EventLatency, measureEventLatency } from "./event-latency.ts";
 import { type LoadJob, type LoadStats, runLoad } from "./load.ts";
 import { formatTable, type ScenarioSummary, summariseScenario, writeResults } from "./report.ts";
 import { type AnyScenario, scenarios, type Target, type TargetName } from "./scenarios.ts";
@@ -33,6 +34,8 @@ const benchConfig = {
   BENCH_DB_POOL: env.int("database connections of the catalog service, and of the baseline", 10, 1, 200),
   BENCH_LOADGEN: env.oneOf(["worker", "inline"], "where autocannon runs (see load.ts)", "worker"),
   BENCH_SCENARIOS: env.optionalString("comma-separated scenario names to run (default: all)"),
+  BENCH_EVENT_WRITES: env.int("writes of the event-latency measurement (0: skip it)", 1000, 0),
+  BENCH_EVENT_CONCURRENCY: env.int("concurrent writers of the event-latency measurement", 4, 1, 100),
 };
 type BenchConfig = ReturnType<typeof loadConfig<typeof benchConfig>>;
 
@@ -135,7 +138,12 @@ async function main(): Promise<void> {
   closers.push({ name: "postgres", close: pg.stop });
   log(`postgres: ${pg.source}`);
 
-  const system = await startBenchSystem(pg.url, { dbPoolMax: cfg.BENCH_DB_POOL });
+  const nats = await findOrStartNats({ dataDir: path.join(REPO_ROOT, ".data/bench-nats"), log });
+  closers.push({ name: "nats", close: nats.stop });
+  const system = await startBenchSystem(
+    { adminUrl: pg.url, natsUrl: nats.url },
+    { dbPoolMax: cfg.BENCH_DB_POOL },
+  );
   closers.push({ name: "system", close: system.close });
   const baseline = await startBaseline(pg.url, { dbPoolMax: cfg.BENCH_DB_POOL });
   closers.push({ name: "baseline", close: baseline.close });
@@ -159,6 +167,16 @@ async function main(): Promise<void> {
       `medians; ratio = system / baseline\n`,
   );
   console.log(formatTable(summaries));
+  let eventLatency: EventLatency | undefined;
+  if (cfg.BENCH_EVENT_WRITES > 0) {
+    log(`event latency: ${cfg.BENCH_EVENT_WRITES} writes, ${cfg.BENCH_EVENT_CONCURRENCY} at a time`);
+    eventLatency = await measureEventLatency(system, cfg.BENCH_EVENT_WRITES, cfg.BENCH_EVENT_CONCURRENCY);
+    console.log(
+      `\nevent latency (write -> audit record), ${eventLatency.writes} writes x ${eventLatency.concurrency} concurrent: ` +
+        `p50 ${eventLatency.p50Ms} ms, p99 ${eventLatency.p99Ms} ms, max ${eventLatency.maxMs} ms ` +
+        `(${Math.round(eventLatency.writesPerSec)} writes/s)`,
+    );
+  }
   writeResults(RESULTS_FILE, {
     started: started.toISOString(),
     finished: new Date().toISOString(),
@@ -173,6 +191,7 @@ async function main(): Promise<void> {
     },
     machine: { node: process.version, platform: process.platform, cpus: availableParallelism() },
     scenarios: summaries,
+    eventLatency,
   });
   console.log(`\nwritten to ${path.relative(process.cwd(), RESULTS_FILE)}`);
 }

@@ -1,0 +1,257 @@
+/**
+ * Boots the whole system (for one test file, or a benchmark): a fresh database, every service (real Postgres, real
+ * NATS JetStream with a stream and subject prefix of its own), the gateway on a free port, and a
+ * local token signer. Everything is driven over HTTP.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { auditService } from "@fop/audit";
+import { catalogService } from "@fop/catalog";
+import { createGateway, gatewayConfig, signDevToken } from "@fop/gateway";
+import { loadConfig } from "@fop/kit/config";
+import { freePort } from "@fop/kit/infra";
+import { createLogger } from "@fop/kit/logger";
+import { loadServiceConfig, type RunningService, type ServiceModule, startService } from "@fop/kit/service";
+import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
+
+export interface TokenOptions {
+  roles?: string[];
+  permissions?: string[];
+  user?: string;
+  expiresIn?: number;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+
+const MODULES = { catalog: catalogService, audit: auditService } as unknown as Record<
+  ServiceName,
+  ServiceModule<unknown>
+>;
+export type ServiceName = "catalog" | "audit";
+
+export interface System {
+  baseUrl: string;
+  db: TestDatabase;
+  /** NATS URL, stream and subject prefix of this system. */
+  events: { natsUrl: string; stream: string; subjectPrefix: string };
+  token(tenant: string, opts?: TokenOptions): Promise<string>;
+  /** Sends a request; `body` is JSON-encoded unless it is a string (sent as is). */
+  api<T = any>(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
+  /** An API client bound to one token. */
+  as(
+    token: string,
+  ): <T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) => Promise<ApiResponse<T>>;
+  services: Record<
+    ServiceName,
+    Pick<RunningService<unknown>, "rpcUrl" | "adminUrl" | "close"> & Partial<RunningService<unknown>>
+  >;
+  /** Stops one service (to test failure behaviour); close() tolerates it. */
+  stopService(name: ServiceName): Promise<void>;
+  /** SIGKILLs a service started as a child process (no graceful shutdown at all). */
+  killService(name: ServiceName): void;
+  /** Starts a stopped service again on the same ports. */
+  restartService(name: ServiceName): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SystemOptions {
+  /** Services to run as child processes (so a test can SIGKILL them) instead of in-process. */
+  childProcesses?: ServiceName[];
+  gatewayEnv?: Record<string, string>;
+  /** Environment for every service (e.g. OUTBOX_POLL_MS). */
+  serviceEnv?: Record<string, string>;
+  /** NATS to use (default: the suite's). */
+  natsUrl?: string;
+}
+
+/** Boots the system against the given Postgres (admin URL) and NATS; tests use startSystem (system.ts). */
+export async function bootSystem(
+  infra: { adminUrl: string; natsUrl: string },
+  opts: SystemOptions = {},
+): Promise<System> {
+  const logger = createLogger({ service: "test", level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const db = await createTestDatabase(infra.adminUrl, Object.values(MODULES));
+  const suffix = randomBytes(5).toString("hex");
+  const events = {
+    natsUrl: opts.natsUrl ?? infra.natsUrl,
+    stream: `T_${suffix.toUpperCase()}`,
+    subjectPrefix: `t${suffix}.events`,
+  };
+  const configs = {} as Record<ServiceName, Record<string, string>>;
+  const services = {} as System["services"];
+  const children = new Map<ServiceName, ChildProcess>();
+  const boot = async (name: ServiceName) => {
+    const mod = MODULES[name];
+    if (!opts.childProcesses?.includes(name)) {
+      services[name] = await startService(mod, loadServiceConfig(mod, configs[name]), { logger });
+      return;
+    }
+    if (configs[name].PORT === "0") {
+      configs[name].PORT = String(await freePort());
+      configs[name].ADMIN_PORT = String(await freePort());
+    }
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=source",
+        "--import",
+        "@fop/kit/otel-register",
+        path.join(REPO_ROOT, `services/${name}/src/main.ts`),
+      ],
+      {
+        env: { ...process.env, ...configs[name], LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn" },
+        stdio: ["ignore", "inherit", "inherit"],
+      },
+    );
+    children.set(name, child);
+    const adminUrl = `http://127.0.0.1:${configs[name].ADMIN_PORT}`;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    services[name] = {
+      rpcUrl: `http://127.0.0.1:${configs[name].PORT}`,
+      adminUrl,
+      close: async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+        await exited;
+      },
+    };
+    for (let i = 0; i < 300; i++) {
+      if (
+        await fetch(`${adminUrl}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${name} did not become ready`);
+  };
+  for (const name of Object.keys(MODULES) as ServiceName[]) {
+    configs[name] = {
+      DATABASE_URL: db.serviceUrl(MODULES[name].schema),
+      PORT: "0",
+      ADMIN_PORT: "0",
+      DB_POOL_MAX: "5",
+      NATS_URL: events.natsUrl,
+      EVENTS_STREAM: events.stream,
+      EVENTS_SUBJECT_PREFIX: events.subjectPrefix,
+      EVENTS_STREAM_MAX_AGE_HOURS: "1",
+      EVENTS_ACK_WAIT_MS: "3000",
+      ...opts.serviceEnv,
+    };
+    await boot(name);
+    // Restarts reuse the ports the gateway knows.
+    configs[name].PORT = new URL(services[name].rpcUrl).port;
+    configs[name].ADMIN_PORT = new URL(services[name].adminUrl).port;
+  }
+  const keyFile = path.join(mkdtempSync(path.join(tmpdir(), "fop-test-")), "key.json");
+  const gateway = await createGateway(
+    loadConfig(gatewayConfig, {
+      PORT: "0",
+      CATALOG_URL: services.catalog.rpcUrl,
+      AUDIT_URL: services.audit.rpcUrl,
+      AUTH_DEV_KEY_FILE: keyFile,
+      RATE_LIMIT_ENABLED: "false",
+      ...opts.gatewayEnv,
+    }),
+    { logger },
+  );
+  await gateway.listen({ host: "127.0.0.1", port: 0 });
+  const address = gateway.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+
+  const api: System["api"] = async (method, p, o = {}) => {
+    const headers: Record<string, string> = { accept: "application/json", ...o.headers };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let body: string | undefined;
+    if (o.body !== undefined) {
+      body = typeof o.body === "string" ? o.body : JSON.stringify(o.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await fetch(`${baseUrl}${p}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {}
+    return { status: res.status, headers: res.headers, body: parsed as never, text };
+  };
+
+  return {
+    baseUrl,
+    db,
+    events,
+    token: (tenant, t = {}) =>
+      signDevToken(keyFile, {
+        tenant,
+        sub: t.user ?? `${tenant}-user`,
+        username: t.user ?? `${tenant}-user`,
+        roles: t.roles ?? (t.permissions ? [] : ["ADMIN"]),
+        permissions: t.permissions ?? [],
+        expiresIn: t.expiresIn,
+      }),
+    api,
+    as: (token) => (method, p, body, headers) => api(method, p, { token, body, headers }),
+    services,
+    stopService: (name) => services[name].close(),
+    killService: (name) => {
+      const child = children.get(name);
+      if (!child) throw new Error(`${name} does not run as a child process`);
+      child.kill("SIGKILL");
+    },
+    restartService: (name) => boot(name),
+    close: async () => {
+      await gateway.close();
+      for (const name of Object.keys(services) as ServiceName[]) await services[name].close();
+      const { connect } = await import("@nats-io/transport-node");
+      const { jetstreamManager } = await import("@nats-io/jetstream");
+      const nc = await connect({ servers: events.natsUrl, maxReconnectAttempts: 0 }).catch(() => undefined);
+      if (nc) {
+        await (await jetstreamManager(nc)).streams.delete(events.stream).catch(() => {});
+        await nc.close();
+      }
+      await db.drop();
+    },
+  };
+}
+
+/** Polls `fn` until it returns a truthy value or `timeoutMs` passes. */
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+  everyMs = 100,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > until)
+      throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
