@@ -114,6 +114,11 @@ describe("audit-records consumer", () => {
     expect(dead.map((d) => d.subject).sort()).toEqual([`${PREFIX}.CATEGORY_CREATED`, `${PREFIX}.GARBAGE`]);
     expect(dead.find((d) => d.subject.endsWith("GARBAGE"))?.error).toMatch(/undecodable/);
     expect(dead.find((d) => d.event_id === noTenant.id)?.error).toMatch(/rejected/);
+    const admin = (await (await fetch(`${svc.adminUrl}/dead-letters`)).json()) as {
+      deadLetters: { consumer: string }[];
+    };
+    expect(admin.deadLetters.length).toBeGreaterThanOrEqual(2);
+    expect(admin.deadLetters[0]!.consumer).toBe("audit-records");
   });
 });
 

@@ -10,6 +10,7 @@ import { type ConfigOf, type ConfigSchema, env, loadConfig } from "./config.ts";
 import { initOrm, migrate, type Orm } from "./db/orm.ts";
 import { query } from "./db/sql.ts";
 import { readEm } from "./db/tx.ts";
+import { listAllDeadLetters } from "./events/consumer.ts";
 import { connectNats, type Nats } from "./events/nats.ts";
 import { Outbox, outboxRelay } from "./events/outbox.ts";
 import { newId } from "./ids.ts";
@@ -167,7 +168,7 @@ export async function startService<D, S extends ConfigSchema>(
   const ready = async () => (await query(readEm(orm), { text: "select 1", params: [] })).length === 1;
   const rt = { service: mod.name, logger, metrics: base.metrics, ready };
   const rpc = await buildRpcServer(rt, mod.routes(deps));
-  const admin = buildAdminServer(rt);
+  const admin = buildAdminServer(rt, () => listAllDeadLetters(readEm(orm), mod.schema));
   await rpc.listen({ host: config.HOST, port: config.PORT });
   await admin.listen({ host: config.HOST, port: config.ADMIN_PORT });
   const relay = outboxRelay({

@@ -232,3 +232,11 @@ export async function listDeadLetters(em: EntityManager, schema: string, consume
     params: [consumer],
   });
 }
+
+/** Every consumer's dead letters in `schema`, newest first (the admin port's /dead-letters). */
+export async function listAllDeadLetters(em: EntityManager, schema: string) {
+  return query(em, {
+    text: `select consumer, event_id, subject, error, deliveries, failed_at from ${schema}.dead_letter order by failed_at desc limit 100`,
+    params: [],
+  });
+}

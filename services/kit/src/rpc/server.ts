@@ -171,8 +171,14 @@ export async function buildRpcServer(
   return app;
 }
 
-/** Builds the HTTP/1.1 admin server: /healthz (process up), /readyz (dependencies up), /metrics. */
-export function buildAdminServer(rt: Pick<ServiceRuntime, "ready" | "metrics">): FastifyInstance {
+/**
+ * Builds the HTTP/1.1 admin server: /healthz (process up), /readyz (dependencies up), /metrics and,
+ * when given, /dead-letters (events the service's consumers gave up on, newest first).
+ */
+export function buildAdminServer(
+  rt: Pick<ServiceRuntime, "ready" | "metrics">,
+  deadLetters?: () => Promise<unknown[]>,
+): FastifyInstance {
   const app = fastify({ logger: false });
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_req, reply) => {
@@ -182,5 +188,6 @@ export function buildAdminServer(rt: Pick<ServiceRuntime, "ready" | "metrics">):
   app.get("/metrics", async (_req, reply) =>
     reply.type(rt.metrics.registry.contentType).send(await rt.metrics.registry.metrics()),
   );
+  if (deadLetters) app.get("/dead-letters", async () => ({ deadLetters: await deadLetters() }));
   return app;
 }
