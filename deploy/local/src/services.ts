@@ -3,6 +3,7 @@ import path from "node:path";
 import { auditService } from "@fop/audit";
 import { catalogService } from "@fop/catalog";
 import type { ServiceModule } from "@fop/kit/service";
+import { pickingService } from "@fop/picking";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -19,6 +20,10 @@ export const SERVICES: ServiceEntry[] = [
   {
     module: auditService as ServiceModule<unknown>,
     main: path.join(REPO_ROOT, "services/audit/src/main.ts"),
+  },
+  {
+    module: pickingService as ServiceModule<unknown>,
+    main: path.join(REPO_ROOT, "services/picking/src/main.ts"),
   },
 ];
 

@@ -29,7 +29,7 @@ const ignoreDuplicate = (err: unknown) => {
 
 /**
  * Creates (idempotently) the service's login role and a schema it owns, so that the service's
- * migrations can only touch its own schema (STACK.md trap 5), plus the extensions indexes use.
+ * migrations can only touch its own schema (STACK.md trap 5), plus the extensions indexes use (btree_gin for multi-column GIN indexes, pg_trgm for regex/like search).
  */
 export async function ensureServiceSchema(adminUrl: string, service: string): Promise<void> {
   const role = ident(serviceRole(service));
@@ -39,6 +39,7 @@ export async function ensureServiceSchema(adminUrl: string, service: string): Pr
     await c.query(`create schema if not exists ${schema} authorization ${role}`).catch(ignoreDuplicate);
     await c.query(`alter role ${role} set search_path = ${schema}, public`);
     await c.query("create extension if not exists btree_gin with schema public").catch(ignoreDuplicate);
+    await c.query("create extension if not exists pg_trgm with schema public").catch(ignoreDuplicate);
   });
 }
 

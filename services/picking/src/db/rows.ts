@@ -1,0 +1,207 @@
+/**
+ * Reading and writing pick job / pick run rows. A row is the document plus columns derived from it
+ * (`jobColumns`), recomputed on every write so filters and sorts never drift from the document.
+ */
+import { query } from "@fop/kit/db/sql";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import type { JsonObject, PickJob, PickRun, RunLineSource } from "../domain/types.ts";
+
+type Row = Record<string, unknown>;
+
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+const obj = (v: unknown): JsonObject | undefined =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : undefined;
+
+function personName(a: JsonObject | undefined): string {
+  if (!a) return "";
+  return [a.firstName, a.lastName].filter((x) => typeof x === "string" && x).join(" ");
+}
+
+/** The consumer's name: recipient, else postal, else invoice address; else the collect identifier. */
+export function consumerName(job: PickJob): string | null {
+  const details = obj(job.deliveryinformation.details);
+  const shipping = obj(details?.shipping);
+  for (const key of ["recipientaddress", "postalAddress", "invoiceAddress"]) {
+    const name = personName(obj(shipping?.[key]));
+    if (name) return name;
+  }
+  return str(obj(details?.collect)?.identifier) ?? str(shipping?.identifier);
+}
+
+/** Columns derived from a job document (see the migration for what each serves). */
+export function jobColumns(job: PickJob) {
+  const details = obj(job.deliveryinformation.details);
+  const lines = job.pickLineItems;
+  const articleIds = new Set<string>();
+  const titles: string[] = [];
+  for (const l of lines) {
+    articleIds.add(l.article.tenantArticleId);
+    titles.push(l.article.title);
+  }
+  const users = new Set<string>();
+  for (const u of job.assignedUsers ?? []) {
+    users.add(`assigned:${u.username}`);
+    if (u.userId) users.add(`assigned:${u.userId}`);
+  }
+  for (const u of job.usersModificationHistory ?? []) users.add(`modified:${u.username}`);
+  const name = consumerName(job);
+  return {
+    status: job.status,
+    facility_ref: job.facilityRef,
+    order_ref: job.orderRef ?? null,
+    tenant_order_id: job.tenantOrderId ?? null,
+    short_id: job.shortId,
+    order_date: job.orderDate ?? null,
+    target_time: job.deliveryinformation.targetTime ?? null,
+    channel: job.deliveryinformation.channel,
+    carrier_key: str(obj(details?.shipping)?.carrierKey),
+    consumer_name: name,
+    anonymized: job.anonymized,
+    pick_run_ref: job.pickRunRef ?? null,
+    preferred_picking_methods: job.preferredPickingMethods ?? [],
+    tenant_article_ids: [...articleIds],
+    transfer_ids: (job.transfers ?? []).map((t) => t.id),
+    zone_refs: (job.pickingZones ?? []).map((z) => z.zoneRef),
+    user_refs: [...users],
+    // Lower-cased haystack of the list endpoint's searchTerm.
+    search_text: [job.tenantOrderId, job.shortId, name, ...articleIds, ...titles]
+      .filter(Boolean)
+      .join(" ")
+      .toLowerCase(),
+  };
+}
+
+const JOB_COLUMNS = Object.keys(
+  jobColumns({
+    deliveryinformation: { channel: "SHIPPING" },
+    pickLineItems: [],
+  } as unknown as PickJob),
+);
+
+const JOB_CASTS: Record<string, string> = {
+  order_date: "timestamptz",
+  target_time: "timestamptz",
+  pick_run_ref: "uuid",
+  preferred_picking_methods: "text[]",
+  tenant_article_ids: "text[]",
+  transfer_ids: "text[]",
+  zone_refs: "text[]",
+  user_refs: "text[]",
+};
+
+function jobParams(job: PickJob): { names: string[]; values: unknown[]; casts: string[] } {
+  const cols = jobColumns(job) as Record<string, unknown>;
+  return {
+    names: JOB_COLUMNS,
+    values: JOB_COLUMNS.map((c) => cols[c]),
+    casts: JOB_COLUMNS.map((c) => (JOB_CASTS[c] ? `::${JOB_CASTS[c]}` : "")),
+  };
+}
+
+export async function insertJob(em: EntityManager, tenant: string, job: PickJob): Promise<void> {
+  const p = jobParams(job);
+  const base = 6;
+  await query(em, {
+    text: `insert into pick_job (tenant_id, id, version, created, last_modified, doc, ${p.names.join(", ")})
+           values ($1, $2::uuid, $3, $4::timestamptz, $5::timestamptz, $6::jsonb, ${p.names
+             .map((_, i) => `$${base + i + 1}${p.casts[i]}`)
+             .join(", ")})`,
+    params: [tenant, job.id, job.version, job.created, job.lastModified, JSON.stringify(job), ...p.values],
+  });
+}
+
+/** Writes a changed job; the caller holds the row lock (loadJob with forUpdate). */
+export async function updateJob(em: EntityManager, tenant: string, job: PickJob): Promise<void> {
+  const p = jobParams(job);
+  const base = 5;
+  await query(em, {
+    text: `update pick_job set version = $3, last_modified = $4::timestamptz, doc = $5::jsonb,
+             ${p.names.map((n, i) => `${n} = $${base + i + 1}${p.casts[i]}`).join(", ")}
+           where tenant_id = $1 and id = $2::uuid`,
+    params: [tenant, job.id, job.version, job.lastModified, JSON.stringify(job), ...p.values],
+  });
+}
+
+export async function loadJob(
+  em: EntityManager,
+  tenant: string,
+  id: string,
+  forUpdate: boolean,
+): Promise<PickJob | undefined> {
+  const rows = await query<{ doc: PickJob }>(em, {
+    text: `select doc from pick_job where tenant_id = $1 and id = $2::uuid${forUpdate ? " for update" : ""}`,
+    params: [tenant, id],
+  });
+  return rows[0]?.doc;
+}
+
+/** Several jobs, locked in id order (so concurrent runs over overlapping jobs cannot deadlock). */
+export async function loadJobs(
+  em: EntityManager,
+  tenant: string,
+  ids: string[],
+  forUpdate: boolean,
+): Promise<PickJob[]> {
+  if (ids.length === 0) return [];
+  const rows = await query<{ doc: PickJob }>(em, {
+    text: `select doc from pick_job where tenant_id = $1 and id = any($2::uuid[]) order by id${forUpdate ? " for update" : ""}`,
+    params: [tenant, ids],
+  });
+  return rows.map((r) => r.doc);
+}
+
+export const jobFromRow = (row: Row): PickJob => row.doc as PickJob;
+
+export async function insertRun(em: EntityManager, tenant: string, run: PickRun): Promise<void> {
+  const { lineSources, ...doc } = run;
+  await query(em, {
+    text: `insert into pick_run (tenant_id, id, version, created, last_modified, status, facility_ref, doc, line_sources)
+           values ($1, $2::uuid, $3, $4::timestamptz, $5::timestamptz, $6, $7, $8::jsonb, $9::jsonb)`,
+    params: [
+      tenant,
+      run.id,
+      run.version,
+      run.created,
+      run.lastModified,
+      run.status,
+      run.facilityRef,
+      JSON.stringify(doc),
+      JSON.stringify(lineSources),
+    ],
+  });
+}
+
+export async function updateRun(em: EntityManager, tenant: string, run: PickRun): Promise<void> {
+  const { lineSources, ...doc } = run;
+  await query(em, {
+    text: `update pick_run set version = $3, last_modified = $4::timestamptz, status = $5, doc = $6::jsonb,
+             line_sources = $7::jsonb
+           where tenant_id = $1 and id = $2::uuid`,
+    params: [
+      tenant,
+      run.id,
+      run.version,
+      run.lastModified,
+      run.status,
+      JSON.stringify(doc),
+      JSON.stringify(lineSources),
+    ],
+  });
+}
+
+export async function loadRun(
+  em: EntityManager,
+  tenant: string,
+  id: string,
+  forUpdate: boolean,
+): Promise<PickRun | undefined> {
+  const rows = await query<{
+    doc: Omit<PickRun, "lineSources">;
+    line_sources: Record<string, RunLineSource[]>;
+  }>(em, {
+    text: `select doc, line_sources from pick_run where tenant_id = $1 and id = $2::uuid${forUpdate ? " for update" : ""}`,
+    params: [tenant, id],
+  });
+  const row = rows[0];
+  return row ? { ...row.doc, lineSources: row.line_sources } : undefined;
+}

@@ -1,0 +1,219 @@
+/**
+ * The picking domain's data: a pick job and a pick run are JSON documents shaped exactly like the
+ * platform's read models (reference schemas PickJob / PickRun), so what the service stores is what a
+ * client reads. Nested shapes the domain never interprets (articles, addresses, stickers, ...) stay
+ * `JsonObject`s; everything the rules look at is typed.
+ */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export const PICK_JOB_STATUSES = [
+  "OPEN",
+  "IN_PROGRESS",
+  "PICKED",
+  "CLOSED",
+  "ABORTED",
+  "PAUSED",
+  "CANCELED",
+  "OBSOLETE",
+  "WAITING_FOR_INPUT",
+  "EXPIRED",
+  "REROUTED",
+  "REJECTED",
+  "RESTOWED",
+] as const;
+export type PickJobStatus = (typeof PICK_JOB_STATUSES)[number];
+
+export const PICK_JOB_SUB_STATUSES = [
+  "SHORT_PICKED",
+  "ZERO_PICKED",
+  "WAITING_FOR_RELEASE_TIME",
+  "ORDER_MODIFIED",
+  "PROCESS_REROUTE",
+  "MANUAL_REROUTE",
+  "SHORT_PICK_REROUTE",
+  "TIME_TRIGGERED",
+  "STOCK_ZEROED",
+  "PICK_JOB_ABORTED",
+  "RECALCULATION",
+] as const;
+export type PickJobSubStatus = (typeof PICK_JOB_SUB_STATUSES)[number];
+
+export const PICK_LINE_ITEM_STATUSES = ["OPEN", "IN_PROGRESS", "CLOSED"] as const;
+export type PickLineItemStatus = (typeof PICK_LINE_ITEM_STATUSES)[number];
+
+export const PICKING_METHODS = ["SINGLE_ORDER", "MULTI_ORDER", "BATCH_PICKING", "BATCH"] as const;
+export type PickingMethod = (typeof PICKING_METHODS)[number];
+
+export interface User {
+  userId?: string;
+  username: string;
+}
+
+export interface MeasurementValidation {
+  overPickHardTolerancePercentage?: number;
+  overPickSoftTolerancePercentage?: number;
+  shortPickHardTolerancePercentage?: number;
+  shortPickSoftTolerancePercentage?: number;
+}
+
+export interface ScannedCode {
+  code: string;
+  quantity: number;
+}
+
+export interface PartialStockLocation {
+  tenantPartialStockId: string;
+  stockRef: string;
+  quantity?: number;
+  available?: number;
+  picked?: number;
+  stockEmptied?: boolean;
+  location?: JsonObject;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface SubstituteLineItem {
+  id: string;
+  article: JsonObject & { tenantArticleId: string; title: string };
+  quantity: number;
+  picked?: number;
+  pickedAt?: string;
+  secondaryPicked?: number;
+  secondaryQuantity?: number;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface RecordableAttribute {
+  id: string;
+  keyLocalized: Record<string, string>;
+  recordingRule: "OPTIONAL" | "MANDATORY";
+  group?: string | null;
+  value?: string | null;
+  key?: string;
+  originId?: string | null;
+}
+
+export interface PickLineItem {
+  id: string;
+  article: JsonObject & { tenantArticleId: string; title: string };
+  quantity: number;
+  picked: number;
+  status: PickLineItemStatus;
+  secondaryQuantity?: number;
+  secondaryPicked?: number;
+  pickedAt?: string;
+  measurementUnitKey?: string;
+  measurementValidation?: MeasurementValidation;
+  scannableCodes?: string[];
+  scannedCodes?: ScannedCode[];
+  partialStockLocations?: PartialStockLocation[];
+  allowedSubstitutes?: JsonObject[];
+  substituteLineItems?: SubstituteLineItem[];
+  recordableAttributes?: RecordableAttribute[];
+  shortPickReason?: { reasonLocalized: Record<string, string>; reason?: string };
+  stockEmptied?: boolean;
+  originId?: string | null;
+  pickJobLineItemRef?: string;
+  globalLineItemId?: string;
+  customAttributes?: JsonObject | null;
+  stickers?: JsonObject[];
+  tags?: JsonObject[];
+  [key: string]: JsonValue | undefined | object;
+}
+
+export interface PickJob {
+  id: string;
+  version: number;
+  created: string;
+  lastModified: string;
+  shortId: string;
+  facilityRef: string;
+  orderDate: string;
+  status: PickJobStatus;
+  subStatus?: PickJobSubStatus;
+  /** Deprecated mirror of subStatus (the platform keeps it for old clients). */
+  statusReason?: string;
+  pickLineItems: PickLineItem[];
+  expectedPickLineItems?: JsonObject[];
+  deliveryinformation: JsonObject & { channel: "COLLECT" | "SHIPPING"; targetTime?: string };
+  workflowInformation: JsonObject & { isAvailable: boolean };
+  documentsRef: string;
+  documentHandling?: { sendLabel: { enabled: boolean } };
+  resetBlocked: boolean;
+  anonymized: boolean;
+  orderRef?: string;
+  tenantOrderId?: string;
+  processId?: string;
+  operativeProcessRef?: string;
+  routingPlanRef?: string;
+  pickRunRef?: string;
+  assignedUsers?: User[];
+  editor?: User;
+  usersModificationHistory?: { modificationDate: string; userId?: string; username: string }[];
+  preferredPickingMethods?: PickingMethod[];
+  pickingTimes?: { startLatestAt?: string };
+  paymentInformation?: { currency?: string };
+  transfers?: { id: string; type: "SUPPLIER" | "RECEIVER" }[];
+  pickingZones?: { zoneRef: string }[];
+  stickers?: JsonObject[];
+  tags?: JsonObject[];
+  customAttributes?: JsonObject | null;
+}
+
+/** Who performs a change, and the clock/id source (injected so the domain stays pure). */
+export interface ActionContext {
+  now: Date;
+  user: User;
+  newId: () => string;
+}
+
+/** A domain event kind raised by a change (the use case turns it into an outbox row). */
+export type PickJobEventType =
+  | "PICK_JOB_CREATED"
+  | "PICK_JOB_STARTED"
+  | "PICK_JOB_PICKED"
+  | "PICK_JOB_CLOSED"
+  | "PICK_JOB_ABORTED"
+  | "PICK_JOB_CANCELED"
+  | "PICK_JOB_OBSOLETE"
+  | "PICK_JOB_PAUSED"
+  | "PICK_JOB_RESTARTED"
+  | "PICK_JOB_RESET"
+  | "PICK_JOB_UPDATED";
+
+export const PICK_RUN_STATUSES = ["OPEN", "IN_PROGRESS", "CLOSED", "PAUSED", "CANCELED", "OBSOLETE"] as const;
+export type PickRunStatus = (typeof PICK_RUN_STATUSES)[number];
+
+export type PickRunType = "multiOrder" | "batch";
+
+/** Where a pick run line's quantity comes from: one pick job line. */
+export interface RunLineSource {
+  pickJobRef: string;
+  lineItemId: string;
+  quantity: number;
+}
+
+export interface PickRunLineItem extends PickLineItem {
+  pickJobRef?: string;
+  globalLineItemIds?: string[];
+}
+
+export interface PickRun {
+  id: string;
+  version: number;
+  created: string;
+  lastModified: string;
+  facilityRef: string;
+  pickJobRefs: string[];
+  pickLineItems: PickRunLineItem[];
+  pickRunType: PickRunType;
+  status: PickRunStatus;
+  editor?: User;
+  /**
+   * Internal (never in a response): run line id -> the pick job lines it was aggregated from, in the
+   * order picked quantities are distributed onto them.
+   */
+  lineSources: Record<string, RunLineSource[]>;
+}

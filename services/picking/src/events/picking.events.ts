@@ -1,0 +1,36 @@
+/**
+ * The picking service's events. PICK_JOB_CREATED and PICK_JOB_CLOSED are the spec's kinds; the other
+ * transitions (PICK_JOB_STARTED, _PICKED, _ABORTED, _CANCELED, _OBSOLETE, _PAUSED, _RESTARTED,
+ * _RESET, _UPDATED) and PICK_RUN_* are ours. Payload: the entity after the change.
+ */
+import { create } from "@bufbuild/protobuf";
+import type { DomainEvent } from "@fop/kit/events/envelope";
+import { PickJobSchema, PickRunSchema } from "@fop/proto/fop/picking/v1/picking_pb.js";
+import { publicPickRun } from "../domain/pickrun.ts";
+import type { PickJob, PickRun } from "../domain/types.ts";
+import { toPickJobMessage, toPickRunMessage } from "../rpc/mapper.ts";
+
+export function pickJobEvent(type: string, job: PickJob): DomainEvent {
+  return {
+    type,
+    entityType: "PICK_JOB",
+    entityRef: job.id,
+    entityVersion: job.version,
+    entityCreated: new Date(job.created),
+    payload: { schema: PickJobSchema, message: create(PickJobSchema, toPickJobMessage(job)) },
+  };
+}
+
+export function pickRunEvent(type: string, run: PickRun): DomainEvent {
+  return {
+    type,
+    entityType: "PICK_RUN",
+    entityRef: run.id,
+    entityVersion: run.version,
+    entityCreated: new Date(run.created),
+    payload: {
+      schema: PickRunSchema,
+      message: create(PickRunSchema, toPickRunMessage(publicPickRun(run) as unknown as PickRun)),
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * PickingService handlers: read the request context, call the use case, map the result. Nothing else.
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { invalid } from "@fop/kit/errors";
+import { searchParams } from "@fop/kit/rpc/search";
+import { requestContext } from "@fop/kit/rpc/server";
+import { PickingService, PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
+import { publicPickRun } from "../domain/pickrun.ts";
+import type { JsonObject as DomainJson, PickJob, PickRun } from "../domain/types.ts";
+import type { PickingDeps } from "../usecases/deps.ts";
+import * as jobs from "../usecases/pickjobs.ts";
+import * as runs from "../usecases/pickruns.ts";
+import { toPickJobMessage, toPickRunMessage } from "./mapper.ts";
+
+const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
+const jobOut = (job: PickJob) => ({ pickJob: toPickJobMessage(job) });
+const runOut = (run: PickRun) => ({ pickRun: toPickRunMessage(publicPickRun(run) as unknown as PickRun) });
+const opt = (s: string) => s || undefined;
+
+/** The list endpoint's stripped read model (reference StrippedPickJob). */
+function stripped(job: PickJob): JsonObject {
+  const shipping = (job.deliveryinformation.details as { shipping?: { carrierKey?: string } } | undefined)
+    ?.shipping;
+  return JSON.parse(
+    JSON.stringify({
+      id: job.id,
+      version: job.version,
+      created: job.created,
+      lastModified: job.lastModified,
+      status: job.status,
+      facilityRef: job.facilityRef,
+      orderRef: job.orderRef,
+      carrierKey: shipping?.carrierKey,
+      targetTime: job.deliveryinformation.targetTime,
+    }),
+  ) as JsonObject;
+}
+
+export function pickingRoutes(deps: PickingDeps) {
+  return (router: ConnectRouter) =>
+    router.service(PickingService, {
+      async listPickJobs(req, hctx) {
+        const result = await jobs.listPickJobs(deps, requestContext(hctx), {
+          size: req.page?.size && req.page.size > 0 ? Math.min(req.page.size, 500) : 25,
+          startAfterId: req.page?.startAfterId ?? "",
+          searchTerm: opt(req.searchTerm),
+          carrierKeys: req.carrierKeys,
+          startOrderDate: opt(req.startOrderDate),
+          endOrderDate: opt(req.endOrderDate),
+          orderRef: opt(req.orderRef),
+          facilityRef: opt(req.facilityRef),
+          assignedUser: opt(req.assignedUser),
+          statuses: req.statuses,
+          zoneRefs: req.zoneRefs,
+          tenantOrderId: opt(req.tenantOrderId),
+          channel: opt(req.channel),
+          consumerName: opt(req.consumerName),
+          shortId: opt(req.shortId),
+          articleTitle: opt(req.articleTitle),
+          anonymized: req.anonymized,
+          orderBy: opt(req.orderBy),
+          startTargetTime: opt(req.startTargetTime),
+          endTargetTime: opt(req.endTargetTime),
+          pickJobRefs: req.pickJobRefs,
+          modifiedByUsername: opt(req.modifiedByUsername),
+        });
+        return { pickjobs: result.pickjobs.map(stripped), total: BigInt(result.total) };
+      },
+      async createPickJob(req, hctx) {
+        return jobOut(await jobs.createPickJob(deps, requestContext(hctx), asDomain(req.body)));
+      },
+      async getPickJob(req, hctx) {
+        return jobOut(await jobs.getPickJob(deps, requestContext(hctx), req.id));
+      },
+      async pickJobAction(req, hctx) {
+        return jobOut(await jobs.pickJobAction(deps, requestContext(hctx), req.id, asDomain(req.action)));
+      },
+      async patchPickJob(req, hctx) {
+        return jobOut(
+          await jobs.patchPickJob(
+            deps,
+            requestContext(hctx),
+            req.id,
+            Number(req.version),
+            req.actions.map(asDomain),
+          ),
+        );
+      },
+      async searchPickJobs(req, hctx) {
+        const result = await jobs.searchPickJobs(deps, requestContext(hctx), searchParams(req.search));
+        return {
+          pickJobs: result.rows as unknown as JsonObject[],
+          pageInfo: result.pageInfo,
+          total: result.total === undefined ? undefined : BigInt(result.total),
+        };
+      },
+      async getAvailableSubstitutes(req, hctx) {
+        const r = await jobs.getAvailableSubstitutes(
+          deps,
+          requestContext(hctx),
+          req.pickJobId,
+          req.pickLineItemId,
+        );
+        return { tenantArticleId: r.tenantArticleId, substitutes: r.substitutes as unknown as JsonObject[] };
+      },
+      async getPickJobDocument(req, hctx) {
+        const kind =
+          req.kind === PickJobDocumentKind.RETURN_NOTE
+            ? "RETURN_NOTE"
+            : req.kind === PickJobDocumentKind.TRANSFER_LABEL
+              ? "TRANSFER_LABEL"
+              : undefined;
+        if (!kind) throw invalid("UNKNOWN_DOCUMENT", "kind must name a pick job document.", "kind");
+        return jobs.getPickJobDocument(deps, requestContext(hctx), req.id, kind);
+      },
+
+      async createPickRun(req, hctx) {
+        return runOut(await runs.createPickRun(deps, requestContext(hctx), asDomain(req.body)));
+      },
+      async getPickRun(req, hctx) {
+        return runOut(await runs.getPickRun(deps, requestContext(hctx), req.id));
+      },
+      async patchPickRun(req, hctx) {
+        return runOut(
+          await runs.patchPickRun(
+            deps,
+            requestContext(hctx),
+            req.id,
+            Number(req.version),
+            req.actions.map(asDomain),
+          ),
+        );
+      },
+      async pickRunAction(req, hctx) {
+        return runOut(await runs.pickRunAction(deps, requestContext(hctx), req.id, asDomain(req.action)));
+      },
+      async removePickJobFromPickRun(req, hctx) {
+        return runOut(
+          await runs.removePickJob(deps, requestContext(hctx), req.id, Number(req.version), req.pickJobRef),
+        );
+      },
+    });
+}

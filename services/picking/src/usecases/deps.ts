@@ -1,0 +1,19 @@
+import type { RequestContext } from "@fop/kit/context";
+import type { Orm } from "@fop/kit/db/orm";
+import type { Outbox } from "@fop/kit/events/outbox";
+
+/** The facility registry as picking needs it: does this tenant have the facility? (catalog RPC) */
+export interface Facilities {
+  exists(ctx: RequestContext, facilityId: string): Promise<boolean>;
+}
+
+/** What the picking use cases need; service.ts and tests build it. */
+export interface PickingDeps {
+  orm: Orm;
+  outbox: Outbox;
+  facilities: Facilities;
+  now: () => Date;
+  newId: () => string;
+  /** Short, human-friendly job code (shortId). */
+  newShortId: () => string;
+}

@@ -1,0 +1,281 @@
+/** Pick job use cases: each is one transaction (or one read) scoped to the caller's tenant. */
+import type { RequestContext } from "@fop/kit/context";
+import { query } from "@fop/kit/db/sql";
+import { inTransaction, readEm } from "@fop/kit/db/tx";
+import { AppError, invalid, notFound, versionConflict } from "@fop/kit/errors";
+import { isUuid } from "@fop/kit/ids";
+import { runSearch, type SearchPage, type SearchParams } from "@fop/kit/search/keyset";
+import { SqlBuilder } from "@fop/kit/search/sql-builder";
+import type { EntityManager } from "@mikro-orm/postgresql";
+import { insertJob, loadJob, updateJob } from "../db/rows.ts";
+import { TARGET_TIME_KEY } from "../db/sort-keys.ts";
+import { type DocumentKind, hasDocument, renderDocument } from "../documents/pdf.ts";
+import { applyPickJobAction } from "../domain/lifecycle.ts";
+import { applyPickJobPatch } from "../domain/patch.ts";
+import { availableSubstitutes, createPickJob as create } from "../domain/pickjob.ts";
+import type { ActionContext, JsonObject, PickJob } from "../domain/types.ts";
+import { pickJobEvent } from "../events/picking.events.ts";
+import type { PickingDeps } from "./deps.ts";
+import { pickJobSearch } from "./pickjob-search.ts";
+
+/** Drops `undefined` members so the document is plain JSON (what is stored is what is read). */
+export const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+export function actionContext(deps: PickingDeps, ctx: RequestContext): ActionContext {
+  return {
+    now: deps.now(),
+    user: { userId: ctx.principal.userId, username: ctx.principal.username },
+    newId: deps.newId,
+  };
+}
+
+export async function requireJob(
+  em: EntityManager,
+  ctx: RequestContext,
+  id: string,
+  forUpdate: boolean,
+): Promise<PickJob> {
+  const job = isUuid(id) ? await loadJob(em, ctx.tenant, id, forUpdate) : undefined;
+  if (!job) throw notFound("pick job", id);
+  return job;
+}
+
+export async function createPickJob(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  body: JsonObject,
+): Promise<PickJob> {
+  const facilityRef = typeof body.facilityRef === "string" ? body.facilityRef : "";
+  if (!(await deps.facilities.exists(ctx, facilityRef))) {
+    throw invalid(
+      "FACILITY_NOT_FOUND",
+      `facilityRef ${JSON.stringify(facilityRef)} names no facility of this tenant.`,
+      "/facilityRef",
+    );
+  }
+  const job = plain(
+    create(body, { ...actionContext(deps, ctx), id: deps.newId(), shortId: deps.newShortId() }),
+  );
+  return inTransaction(deps.orm, async (em) => {
+    await insertJob(em, ctx.tenant, job);
+    await deps.outbox.record(em, ctx, [pickJobEvent("PICK_JOB_CREATED", job)]);
+    return job;
+  });
+}
+
+export async function getPickJob(deps: PickingDeps, ctx: RequestContext, id: string): Promise<PickJob> {
+  return requireJob(readEm(deps.orm), ctx, id, false);
+}
+
+function checkVersion(job: PickJob, version: unknown): void {
+  if (typeof version !== "number" || !Number.isInteger(version)) {
+    throw invalid("VERSION_REQUIRED", "version must be the pick job's current version.", "/version");
+  }
+  if (version !== job.version) throw versionConflict("pick job", version, job.version);
+}
+
+/** POST /api/pickjobs/{id}/actions: one action on the version the body names. */
+export async function pickJobAction(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  id: string,
+  action: JsonObject,
+): Promise<PickJob> {
+  if (action.name === "ATTACH_PICK_RUN" || action.name === "DETACH_PICK_RUN") {
+    throw invalid("UNKNOWN_ACTION", `Unknown action ${JSON.stringify(action.name)}.`, "/name");
+  }
+  return inTransaction(deps.orm, async (em) => {
+    const job = await requireJob(em, ctx, id, true);
+    checkVersion(job, action.version);
+    const result = applyPickJobAction(job, action, actionContext(deps, ctx));
+    const next = plain(result.job);
+    await updateJob(em, ctx.tenant, next);
+    await deps.outbox.record(em, ctx, [pickJobEvent(result.event, next)]);
+    return next;
+  });
+}
+
+/** The deprecated PATCH /api/pickjobs/{id}. */
+export async function patchPickJob(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  id: string,
+  version: number,
+  actions: JsonObject[],
+): Promise<PickJob> {
+  return inTransaction(deps.orm, async (em) => {
+    const job = await requireJob(em, ctx, id, true);
+    checkVersion(job, version);
+    const result = applyPickJobPatch(job, actions, actionContext(deps, ctx));
+    const next = plain(result.job);
+    await updateJob(em, ctx.tenant, next);
+    const events = result.events.length > 0 ? result.events : ["PICK_JOB_UPDATED"];
+    await deps.outbox.record(
+      em,
+      ctx,
+      events.map((e) => pickJobEvent(e, next)),
+    );
+    return next;
+  });
+}
+
+export async function searchPickJobs(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  params: SearchParams,
+): Promise<SearchPage<PickJob>> {
+  const page = await runSearch<{ doc: PickJob }>(
+    readEm(deps.orm),
+    ctx.tenant,
+    pickJobSearch,
+    params,
+    deps.now(),
+  );
+  return { ...page, rows: page.rows.map((r) => r.doc) };
+}
+
+export async function getAvailableSubstitutes(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  id: string,
+  lineItemId: string,
+) {
+  return availableSubstitutes(await getPickJob(deps, ctx, id), lineItemId);
+}
+
+export async function getPickJobDocument(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  id: string,
+  kind: DocumentKind,
+): Promise<{ content: Uint8Array; fileName: string }> {
+  const job = await getPickJob(deps, ctx, id);
+  if (!hasDocument(job, kind)) {
+    const what = kind === "RETURN_NOTE" ? "return note" : "transfer label";
+    throw new AppError("not_found", {
+      code: `${kind}_NOT_FOUND`,
+      description:
+        kind === "RETURN_NOTE"
+          ? `Pick job ${id} has no ${what}: return notes exist for SHIPPING jobs once they are PICKED or CLOSED.`
+          : `Pick job ${id} has no ${what}: it has no transfers.`,
+    });
+  }
+  return renderDocument(job, kind, deps.now());
+}
+
+/** Filters of GET /api/pickjobs (the reference's queryPickJobs parameters). */
+export interface PickJobListFilters {
+  size: number;
+  startAfterId: string;
+  searchTerm?: string;
+  carrierKeys?: string[];
+  startOrderDate?: string;
+  endOrderDate?: string;
+  orderRef?: string;
+  facilityRef?: string;
+  assignedUser?: string;
+  statuses?: string[];
+  zoneRefs?: string[];
+  tenantOrderId?: string;
+  channel?: string;
+  consumerName?: string;
+  shortId?: string;
+  articleTitle?: string;
+  anonymized?: boolean;
+  orderBy?: string;
+  startTargetTime?: string;
+  endTargetTime?: string;
+  pickJobRefs?: string[];
+  modifiedByUsername?: string;
+}
+
+/** orderBy values of the list endpoint: a field, optionally prefixed with "-" for descending. */
+const LIST_ORDER: Record<string, string> = {
+  id: "t.id",
+  created: "t.created",
+  lastModified: "t.last_modified",
+  orderDate: "t.order_date",
+  targetTime: TARGET_TIME_KEY,
+};
+
+const likeEscape = (s: string) => s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function dateParam(v: string, field: string, b: SqlBuilder): string {
+  if (Number.isNaN(Date.parse(v))) throw invalid("INVALID_DATE", `${field} must be a date-time.`, field);
+  return b.param(new Date(v), "timestamptz");
+}
+
+export async function listPickJobs(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  f: PickJobListFilters,
+): Promise<{ pickjobs: PickJob[]; total: number }> {
+  const b = new SqlBuilder();
+  const where = [`t.tenant_id = ${b.param(ctx.tenant, "text")}`];
+  const eq = (col: string, v: string | undefined) => {
+    if (v) where.push(`${col} = ${b.param(v, "text")}`);
+  };
+  const any = (col: string, v: string[] | undefined) => {
+    if (v && v.length > 0) where.push(`${col} = any(${b.param(v, "text[]")})`);
+  };
+  eq("t.order_ref", f.orderRef);
+  eq("t.facility_ref", f.facilityRef);
+  eq("t.tenant_order_id", f.tenantOrderId);
+  eq("t.channel", f.channel);
+  eq("t.short_id", f.shortId);
+  any("t.status", f.statuses);
+  any("t.carrier_key", f.carrierKeys);
+  if (f.zoneRefs?.length) where.push(`t.zone_refs && ${b.param(f.zoneRefs, "text[]")}`);
+  if (f.pickJobRefs?.length) where.push(`t.id = any(${b.param(f.pickJobRefs.filter(isUuid), "uuid[]")})`);
+  if (f.assignedUser) where.push(`t.user_refs @> ${b.param([`assigned:${f.assignedUser}`], "text[]")}`);
+  if (f.modifiedByUsername)
+    where.push(`t.user_refs @> ${b.param([`modified:${f.modifiedByUsername}`], "text[]")}`);
+  if (f.anonymized !== undefined) where.push(`t.anonymized = ${b.param(f.anonymized, "boolean")}`);
+  if (f.searchTerm) where.push(`t.search_text like ${b.param(`%${likeEscape(f.searchTerm)}%`, "text")}`);
+  if (f.articleTitle) where.push(`t.search_text like ${b.param(`%${likeEscape(f.articleTitle)}%`, "text")}`);
+  if (f.consumerName)
+    where.push(`lower(t.consumer_name) like ${b.param(`%${likeEscape(f.consumerName)}%`, "text")}`);
+  if (f.startOrderDate) where.push(`t.order_date >= ${dateParam(f.startOrderDate, "startOrderDate", b)}`);
+  if (f.endOrderDate) where.push(`t.order_date <= ${dateParam(f.endOrderDate, "endOrderDate", b)}`);
+  if (f.startTargetTime) where.push(`t.target_time >= ${dateParam(f.startTargetTime, "startTargetTime", b)}`);
+  if (f.endTargetTime) where.push(`t.target_time <= ${dateParam(f.endTargetTime, "endTargetTime", b)}`);
+
+  const orderBy = f.orderBy ?? "id";
+  const desc = orderBy.startsWith("-");
+  const key = LIST_ORDER[desc ? orderBy.slice(1) : orderBy];
+  if (!key) {
+    throw invalid(
+      "INVALID_ORDER_BY",
+      `orderBy must be one of ${Object.keys(LIST_ORDER).join(", ")}, optionally prefixed with "-" (descending).`,
+      "orderBy",
+    );
+  }
+  const filter = where.join(" and ");
+  const countParams = [...b.params];
+  const paged = [...where];
+  if (f.startAfterId) {
+    if (!isUuid(f.startAfterId)) {
+      throw invalid("INVALID_ID", "startAfterId must be the id of a pick job.", "startAfterId");
+    }
+    const after = b.param(f.startAfterId, "uuid");
+    const cmp = desc ? "<" : ">";
+    paged.push(
+      key === "t.id"
+        ? `t.id ${cmp} ${after}`
+        : `(${key}, t.id) ${cmp} (select ${key.replace(/\bt\./g, "s.")}, s.id from pick_job s where s.tenant_id = $1 and s.id = ${after})`,
+    );
+  }
+  const dir = desc ? "desc" : "asc";
+  const em = readEm(deps.orm);
+  const [rows, count] = await Promise.all([
+    query<{ doc: PickJob }>(em, {
+      text: `select t.doc from pick_job t where ${paged.join(" and ")} order by ${key === "t.id" ? "" : `${key} ${dir}, `}t.id ${dir} limit ${b.param(f.size, "int")}`,
+      params: b.params,
+    }),
+    query<{ n: number }>(em, {
+      text: `select count(*)::int as n from pick_job t where ${filter}`,
+      params: countParams,
+    }),
+  ]);
+  return { pickjobs: rows.map((r) => r.doc), total: count[0]?.n ?? 0 };
+}
