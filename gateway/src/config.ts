@@ -14,6 +14,7 @@ export const gatewayConfig = {
   LOG_LEVEL: env.oneOf(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "log level", "info"),
   CATALOG_URL: serviceUrl("catalog"),
   AUDIT_URL: serviceUrl("audit"),
+  PICKING_URL: serviceUrl("picking"),
   /** Production: verify tokens from an OIDC issuer. */
   AUTH_JWKS_URL: env.optionalString("JWKS URL of the OIDC issuer (production)"),
   AUTH_ISSUER: env.optionalString("expected `iss` of tokens"),

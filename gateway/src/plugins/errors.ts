@@ -39,14 +39,14 @@ export function errorBody(err: AppError): ErrorItem[] {
   return [item];
 }
 
-interface AjvError {
+export interface AjvError {
   instancePath: string;
   message?: string;
   keyword: string;
   params: Record<string, unknown>;
 }
 
-function describeValidation(context: string, e: AjvError): string {
+export function describeValidation(context: string, e: AjvError): string {
   const where = `${context}${e.instancePath}`;
   if (e.keyword === "additionalProperties") {
     return `${where} must not have the property ${JSON.stringify(e.params.additionalProperty)}.`;

@@ -1,11 +1,13 @@
 import type { Client } from "@connectrpc/connect";
 import type { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
 import type { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import type { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
 
 /** Typed Connect clients of the services the gateway routes to. */
 export interface Clients {
   catalog: Client<typeof CatalogService>;
   audit: Client<typeof AuditService>;
+  picking: Client<typeof PickingService>;
 }
 
 export interface RouteDeps {

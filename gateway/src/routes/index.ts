@@ -4,9 +4,13 @@ import { auditRoutes } from "./audits/index.ts";
 import { categoryRoutes } from "./categories/index.ts";
 import type { RouteDeps } from "./deps.ts";
 import { facilityRoutes } from "./facilities/index.ts";
+import { pickJobRoutes } from "./pickjobs/index.ts";
+import { pickRunRoutes } from "./pickruns/index.ts";
 
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   categoryRoutes(app, deps);
   facilityRoutes(app, deps);
   auditRoutes(app, deps);
+  pickJobRoutes(app, deps);
+  pickRunRoutes(app, deps);
 }

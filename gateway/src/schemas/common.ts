@@ -31,6 +31,7 @@ const errorDescriptions: Record<number, string> = {
   409: "Version conflict",
   422: "Not possible in the entity's current state",
   429: "Too many requests",
+  501: "Not implemented on this installation",
 };
 
 export const DateTime = (description?: string) => Type.String({ format: "date-time", description });
@@ -207,3 +208,12 @@ export function SearchPayload(title: string, query: TSchema, sort: TSchema) {
     { title, additionalProperties: false },
   );
 }
+
+/**
+ * Route option for responses that are documents passed through from a service (pick jobs, runs):
+ * serialize them as they are. The response schemas still document them in the OpenAPI document,
+ * but do not filter them (fast-json-stringify would drop any field a schema does not list).
+ */
+export const plainJson = {
+  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+} as const;

@@ -1,0 +1,317 @@
+/** /api/pickjobs: the route table (schemas, permissions, lifecycle) and thin handlers. */
+import type { JsonObject } from "@bufbuild/protobuf";
+import { AppError, invalid } from "@fop/kit/errors";
+import { callOptions } from "@fop/kit/rpc/client";
+import { PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { checkBody } from "../../plugins/validate.ts";
+import { errorResponses, plainJson } from "../../schemas/common.ts";
+import type { RouteDeps } from "../deps.ts";
+import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+import {
+  PICK_JOB_ACTION_SCHEMAS,
+  PICKING_PATCH_ACTION_SCHEMAS,
+  PickingLoadUnitForCreation,
+  PickingPatchActions,
+  PickJob,
+  PickJobActionsParameter,
+  PickJobForCreation,
+  PickJobIdParams,
+  PickJobListQuery,
+  PickJobPaginatedResult,
+  PickJobSearchPayload,
+  PickLineItemParams,
+  ResolvedSubstitutes,
+  StrippedPickJobs,
+} from "./schemas.ts";
+
+const tags = ["Picking (Operations)"];
+type IdParams = { pickJobId: string };
+
+/** `explode: false` array parameters arrive comma-joined. */
+function list(value: string | undefined, name: string, max = 100): string[] {
+  if (!value) return [];
+  const items = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length > max) throw invalid("TOO_MANY_VALUES", `${name} takes at most ${max} values.`, name);
+  return items;
+}
+
+const pdf = PickJobIdParams;
+
+export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+  const picking = clients.picking;
+
+  app.get(
+    "/api/pickjobs",
+    {
+      ...plainJson,
+      schema: {
+        summary: "List pick jobs",
+        tags,
+        querystring: PickJobListQuery,
+        response: { 200: StrippedPickJobs, ...errorResponses(400, 401, 403) },
+        "x-fft-permissions": ["PICKJOB_READ"],
+      },
+      config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
+    },
+    async (req) => {
+      const q = req.query as Record<string, string | number | boolean | undefined>;
+      const s = (k: string) => (q[k] === undefined ? "" : String(q[k]));
+      const res = await picking.listPickJobs(
+        {
+          page: { size: Number(q.size ?? 25), startAfterId: s("startAfterId") },
+          searchTerm: s("searchTerm"),
+          carrierKeys: list(s("carrierKeys"), "carrierKeys"),
+          startOrderDate: s("startOrderDate"),
+          endOrderDate: s("endOrderDate"),
+          orderRef: s("orderRef"),
+          facilityRef: s("facilityRef"),
+          assignedUser: s("assignedUser"),
+          statuses: list(s("status"), "status", 13),
+          zoneRefs: list(s("zoneRefs"), "zoneRefs"),
+          tenantOrderId: s("tenantOrderId"),
+          channel: s("channel"),
+          consumerName: s("consumerName"),
+          shortId: s("shortId"),
+          articleTitle: s("articleTitle"),
+          anonymized: typeof q.anonymized === "boolean" ? q.anonymized : undefined,
+          orderBy: s("orderBy"),
+          startTargetTime: s("startTargetTime"),
+          endTargetTime: s("endTargetTime"),
+          pickJobRefs: list(s("pickJobRefs"), "pickJobRefs"),
+          modifiedByUsername: s("modifiedByUsername"),
+        },
+        callOptions(req.ctx),
+      );
+      return { pickjobs: res.pickjobs, total: Number(res.total) };
+    },
+  );
+
+  app.post(
+    "/api/pickjobs",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Create pick job",
+        tags,
+        body: PickJobForCreation,
+        response: { 201: PickJob, ...errorResponses(400, 401, 403) },
+        "x-fft-permissions": ["PICKJOB_WRITE"],
+      },
+      config: { permissions: ["PICKJOB_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const res = await picking.createPickJob({ body: req.body as JsonObject }, callOptions(req.ctx));
+      const job = res.pickJob?.document ?? {};
+      return reply.code(201).header("location", `${publicUrl}/api/pickjobs/${res.pickJob?.id}`).send(job);
+    },
+  );
+
+  app.post(
+    "/api/pickjobs/search",
+    {
+      ...plainJson,
+      schema: {
+        summary: "List pick jobs (search)",
+        tags,
+        body: PickJobSearchPayload,
+        response: { 200: PickJobPaginatedResult, ...errorResponses(400, 401, 403) },
+        "x-fft-permissions": ["PICKJOB_READ"],
+      },
+      config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
+    },
+    async (req) => {
+      const res = await picking.searchPickJobs(
+        { search: toSearchRequest(req.body as SearchBody) },
+        callOptions(req.ctx),
+      );
+      return { pickJobs: res.pickJobs, pageInfo: toPageInfo(res.pageInfo), ...withTotal(res.total) };
+    },
+  );
+
+  app.get(
+    "/api/pickjobs/:pickJobId",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get pick job",
+        tags,
+        params: PickJobIdParams,
+        response: { 200: PickJob, ...errorResponses(401, 403, 404) },
+        "x-fft-permissions": ["PICKJOB_READ"],
+      },
+      config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
+    },
+    async (req) => {
+      const { pickJobId } = req.params as IdParams;
+      return (await picking.getPickJob({ id: pickJobId }, callOptions(req.ctx))).pickJob?.document;
+    },
+  );
+
+  app.patch(
+    "/api/pickjobs/:pickJobId",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Update pick job (deprecated: use POST /api/pickjobs/{pickJobId}/actions)",
+        tags,
+        params: PickJobIdParams,
+        body: PickingPatchActions,
+        response: { 200: PickJob, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        "x-fft-permissions": ["PICKJOB_WRITE"],
+      },
+      config: {
+        permissions: ["PICKJOB_WRITE"],
+        lifecycle: "deprecated",
+        replacement: "/api/pickjobs/{pickJobId}/actions",
+      },
+    },
+    async (req) => {
+      const { pickJobId } = req.params as IdParams;
+      const body = req.body as { version: number; actions: JsonObject[] };
+      body.actions.forEach((a, i) => {
+        checkBody(PICKING_PATCH_ACTION_SCHEMAS[a.action as string]!, a, `body/actions/${i}`);
+      });
+      const res = await picking.patchPickJob(
+        { id: pickJobId, version: BigInt(body.version), actions: body.actions },
+        callOptions(req.ctx),
+      );
+      return res.pickJob?.document;
+    },
+  );
+
+  app.post(
+    "/api/pickjobs/:pickJobId/actions",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Call pick job action",
+        tags,
+        params: PickJobIdParams,
+        body: PickJobActionsParameter,
+        response: { 200: PickJob, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        "x-fft-permissions": ["PICKJOB_WRITE"],
+      },
+      config: { permissions: ["PICKJOB_WRITE"], lifecycle: "GA" },
+    },
+    async (req) => {
+      const { pickJobId } = req.params as IdParams;
+      const body = req.body as JsonObject;
+      checkBody(PICK_JOB_ACTION_SCHEMAS[body.name as string]!, body, "body");
+      const res = await picking.pickJobAction({ id: pickJobId, action: body }, callOptions(req.ctx));
+      return res.pickJob?.document;
+    },
+  );
+
+  app.get(
+    "/api/pickjobs/:pickJobId/picklineitems/:pickLineItemId/availablesubstitutes",
+    {
+      ...plainJson,
+      schema: {
+        summary: "List available line item substitutes",
+        tags,
+        params: PickLineItemParams,
+        response: { 200: ResolvedSubstitutes, ...errorResponses(401, 403, 404) },
+        "x-fft-permissions": ["PICKJOB_READ"],
+      },
+      config: { permissions: ["PICKJOB_READ"], lifecycle: "beta" },
+    },
+    async (req) => {
+      const { pickJobId, pickLineItemId } = req.params as IdParams & { pickLineItemId: string };
+      const res = await picking.getAvailableSubstitutes({ pickJobId, pickLineItemId }, callOptions(req.ctx));
+      return { tenantArticleId: res.tenantArticleId, substitutes: res.substitutes };
+    },
+  );
+
+  const document = (kind: PickJobDocumentKind) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const { pickJobId } = req.params as IdParams;
+    const res = await picking.getPickJobDocument({ id: pickJobId, kind }, callOptions(req.ctx));
+    return reply
+      .type("application/pdf")
+      .header("content-disposition", `inline; filename="${res.fileName}"`)
+      .send(Buffer.from(res.content));
+  };
+  const pdfResponse = {
+    200: {
+      description: "The document",
+      content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+    },
+    ...errorResponses(401, 403, 404),
+  };
+  app.get(
+    "/api/pickjobs/:pickJobId/returnnote",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get pick job return note",
+        tags,
+        params: pdf,
+        response: pdfResponse,
+        "x-fft-permissions": ["PICKJOB_READ"],
+      },
+      config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
+    },
+    document(PickJobDocumentKind.RETURN_NOTE),
+  );
+  app.get(
+    "/api/pickjobs/:pickJobId/transferlabel",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get pick job transfer label",
+        tags,
+        params: pdf,
+        response: pdfResponse,
+        "x-fft-permissions": ["PICKJOB_READ"],
+      },
+      config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
+    },
+    document(PickJobDocumentKind.TRANSFER_LABEL),
+  );
+
+  /** Load units belong to the load-unit service (a later issue): until it exists these answer 501. */
+  const loadUnitsMissing = async (req: FastifyRequest) => {
+    const { pickJobId } = req.params as IdParams;
+    await picking.getPickJob({ id: pickJobId }, callOptions(req.ctx));
+    throw new AppError("not_implemented", {
+      code: "LOAD_UNITS_NOT_AVAILABLE",
+      summary: "Load units are not available on this installation yet.",
+      description:
+        "Pick job load units are served by the load-unit service, which this installation does not run yet. Nothing was created.",
+    });
+  };
+  app.get(
+    "/api/pickjobs/:pickJobId/loadunits",
+    {
+      ...plainJson,
+      schema: {
+        summary: "List pick job load units",
+        tags,
+        params: PickJobIdParams,
+        response: errorResponses(401, 403, 404, 501),
+        "x-fft-permissions": ["PICKJOB_READ", "LOADUNIT_READ"],
+      },
+      config: { permissions: ["PICKJOB_READ", "LOADUNIT_READ"], lifecycle: "GA" },
+    },
+    loadUnitsMissing,
+  );
+  app.post(
+    "/api/pickjobs/:pickJobId/loadunits",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Create pick job load unit",
+        tags,
+        params: PickJobIdParams,
+        body: PickingLoadUnitForCreation,
+        response: errorResponses(400, 401, 403, 404, 501),
+        "x-fft-permissions": ["PICKJOB_WRITE", "LOADUNIT_WRITE"],
+      },
+      config: { permissions: ["PICKJOB_WRITE", "LOADUNIT_WRITE"], lifecycle: "GA" },
+    },
+    loadUnitsMissing,
+  );
+}

@@ -1,0 +1,1406 @@
+/**
+ * Pick job request/response schemas, written to match the reference (the platform's public API
+ * description): schema names (as `title`), field names, enums, required lists, limits, patterns and
+ * closed objects as published.
+ *
+ * - `allOf` compositions of the reference are flattened into one object with the union of the
+ *   members' properties, their required lists and the tighter of their limits.
+ * - Bodies that are a union discriminated by a field (actions by `name`, deprecated PATCH actions by
+ *   `action`) are validated in two passes: the route schema checks the discriminator (and documents
+ *   the body), then the body is checked against its variant's own schema (`*_SCHEMAS`), so a 400
+ *   names the variant's offending field instead of Ajv's "must match a schema in anyOf".
+ * - Read models (PickJob, PickLineItem, ...) list every property and stay open unless the reference
+ *   closes them, so nothing a client should see is dropped by a response serializer.
+ */
+import { type Static, type TInteger, type TProperties, type TSchema, Type } from "@sinclair/typebox";
+import {
+  CustomAttributes,
+  DateTime,
+  Filters,
+  ListQuery,
+  LocaleString,
+  PageInfo,
+  SearchPayload,
+  SearchQuery,
+  SortEntry,
+} from "../../schemas/common.ts";
+
+// --- helpers ---------------------------------------------------------------------------------------
+
+type Opts = { title?: string; description?: string; default?: string; deprecated?: boolean };
+
+/** A string enum as the reference writes it (`type: string, enum: [...]`): one `enum` error naming the values. */
+export const StringEnum = <const T extends string>(values: readonly T[], opts: Opts = {}) =>
+  Type.Unsafe<T>({ type: "string", enum: [...values], ...opts });
+
+/** `type: object` without properties: free-form. */
+const FreeObject = (description?: string) =>
+  Type.Object({}, { additionalProperties: true, ...(description ? { description } : {}) });
+const opt = <T extends TSchema>(t: T) => Type.Optional(t);
+const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const closed = { additionalProperties: false } as const;
+const NonEmpty = Type.String({ pattern: "^.+$" });
+const UnitKey = (minLength?: number) =>
+  Type.String({
+    description: "Identifier for items unit of measurement.",
+    ...(minLength ? { minLength } : {}),
+  });
+
+// --- enums -------------------------------------------------------------------------------------------
+
+export const PICK_JOB_STATUSES = [
+  "ABORTED",
+  "OPEN",
+  "IN_PROGRESS",
+  "CLOSED",
+  "PICKED",
+  "REROUTED",
+  "REJECTED",
+  "RESTOWED",
+  "EXPIRED",
+  "CANCELED",
+  "OBSOLETE",
+  "WAITING_FOR_INPUT",
+  "PAUSED",
+] as const;
+export const PickJobStatus = StringEnum(PICK_JOB_STATUSES, {
+  title: "PickJobStatus",
+  description: "The status of a pickjob.",
+});
+
+export const PICK_JOB_STATUSES_UNPROTECTED = [
+  "OPEN",
+  "IN_PROGRESS",
+  "CLOSED",
+  "PICKED",
+  "REROUTED",
+  "REJECTED",
+  "RESTOWED",
+  "EXPIRED",
+  "PAUSED",
+  "WAITING_FOR_INPUT",
+] as const;
+export const PickJobStatusUnprotected = StringEnum(PICK_JOB_STATUSES_UNPROTECTED, {
+  title: "PickJobStatusUnprotected",
+  description:
+    "The status of a pickjob. These are the status that are still allowed to be used in the deprecated status field of ModifyPickJob actions",
+});
+
+export const PickJobSubStatus = StringEnum(
+  [
+    "SHORT_PICKED",
+    "ZERO_PICKED",
+    "WAITING_FOR_RELEASE_TIME",
+    "ORDER_MODIFIED",
+    "PROCESS_REROUTE",
+    "MANUAL_REROUTE",
+    "SHORT_PICK_REROUTE",
+    "TIME_TRIGGERED",
+    "STOCK_ZEROED",
+    "PICK_JOB_ABORTED",
+    "RECALCULATION",
+  ],
+  {
+    title: "PickJobSubStatus",
+    description: "The reason for the current status, providing type-safe context beyond the status field.",
+  },
+);
+
+export const PICK_LINE_ITEM_STATUSES = ["OPEN", "IN_PROGRESS", "CLOSED"] as const;
+export const PickLineItemStatus = StringEnum(PICK_LINE_ITEM_STATUSES, { title: "PickLineItemStatus" });
+
+export const PICKING_METHODS = ["SINGLE_ORDER", "MULTI_ORDER", "BATCH_PICKING", "BATCH"] as const;
+export const PickingMethodEnum = StringEnum(PICKING_METHODS, {
+  title: "PickingMethodEnum",
+  description: "Way in which the picking should be handled Deprecated: BATCH_PICKING, use BATCH instead",
+});
+
+export const DELIVERY_CHANNELS = ["COLLECT", "SHIPPING"] as const;
+export const PickJobDeliveryInformationChannel = StringEnum(DELIVERY_CHANNELS, {
+  title: "PickJobDeliveryInformationChannel",
+});
+export const CarrierProductCategory = StringEnum(["STANDARD", "EXPRESS", "VALUE", "FORWARDING"], {
+  title: "CarrierProductCategory",
+});
+export const CarrierServices = StringEnum(
+  [
+    "SIGNATURE",
+    "CUSTOMER_SIGNATURE",
+    "ADULT_SIGNATURE",
+    "SATURDAY_DELIVERY",
+    "IDENTITY_CHECK_COMPANY",
+    "IDENTITY_CHECK_PRIVATE",
+    "ADDITIONAL_TRANSPORTATION_INSURANCE",
+    "IDENTITY_AGE_CHECK_18",
+    "NO_NEIGHBOR_DELIVERY",
+    "HANDOVER_TO_RECIPIENT_ONLY",
+  ],
+  { title: "CarrierServices" },
+);
+export const AddressType = StringEnum(["POSTAL_ADDRESS", "PARCEL_LOCKER", "INVOICE_ADDRESS"], {
+  title: "AddressType",
+  description: "Type of this address, used e.g. for communication with the carrier.",
+});
+/** ISO 4217 codes, as the reference's CurrencyCode enum lists them. */
+export const CURRENCY_CODES = `
+  AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BOV
+  BRL BSD BTN BWP BYN BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUC CUP CVE
+  CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD
+  HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD
+  KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MXV
+  MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB
+  RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND
+  TOP TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV WST XAF XAG
+  XAU XBA XBB XBC XBD XCD XDR XOF XPD XPF XPT XSU XTS XUA XXX YER ZAR ZMW ZWL
+`
+  .trim()
+  .split(/\s+/);
+export const CurrencyCode = StringEnum(CURRENCY_CODES, {
+  title: "CurrencyCode",
+  description:
+    "The currency code is a three-letter code that represents a currency in the ISO 4217 standard.",
+});
+const RecordingRule = StringEnum(["OPTIONAL", "MANDATORY"], {
+  description: "Indicates whether the value has to be recorded or not",
+});
+
+// --- small building blocks -----------------------------------------------------------------------
+
+export const Sticker = Type.Object(
+  {
+    nameLocalized: LocaleString,
+    color: opt(Type.String({ description: "optional color coding for the sticker" })),
+    key: Type.String({ description: "unique identifier" }),
+    name: opt(Type.String({ description: "Translated display name" })),
+    priority: Type.Integer({ minimum: 1, maximum: 10000, description: "priority of the given sticker" }),
+  },
+  { ...closed, title: "Sticker" },
+);
+
+export const TagReference = Type.Object(
+  { id: Type.String(), value: Type.String() },
+  { title: "TagReference" },
+);
+
+export const AssignedUserForCreationByName = Type.Object(
+  { username: Type.String({ description: "username of the user should be assigned" }) },
+  { title: "AssignedUserForCreationByName", description: "Create a assigned user by giving a valid name" },
+);
+export const AssignedUserForCreationById = Type.Object(
+  { userId: Type.String({ description: "userId of the user should be assigned" }) },
+  { title: "AssignedUserForCreationById", description: "Create a assigned user by giving a valid id" },
+);
+export const AssignedUserForCreation = Type.Union([
+  AssignedUserForCreationByName,
+  AssignedUserForCreationById,
+]);
+export type AssignedUserForCreation = Static<typeof AssignedUserForCreation>;
+
+export const AssignedUser = Type.Object(
+  {
+    userId: Type.String({ description: "ID of the user who is assigned" }),
+    username: Type.String({ description: "username of the user who is assigned" }),
+  },
+  { title: "AssignedUser" },
+);
+
+export const Editor = Type.Object(
+  {
+    userId: opt(Type.String({ description: "ID of the user who edits the pickjob" })),
+    username: Type.String({ description: "username of the user who edits the pickjob" }),
+  },
+  { title: "Editor" },
+);
+
+export const Coordinates = Type.Object(
+  {
+    lat: Type.Number({ description: "Latitude value" }),
+    lon: Type.Number({ description: "Longitude value" }),
+  },
+  { title: "Coordinates" },
+);
+
+const addressProperties = {
+  additionalAddressInfo: opt(Type.String()),
+  city: NonEmpty,
+  country: Type.String({
+    pattern: "^[A-Z]{2}$",
+    description: "A two-digit country code as per ISO 3166-1 alpha-2",
+  }),
+  customAttributes: opt(FreeObject("Attributes that can be added to the address.")),
+  houseNumber: opt(NonEmpty),
+  phoneNumbers: opt(
+    Type.Array(
+      Type.Object({
+        customAttributes: opt(FreeObject()),
+        label: opt(Type.String()),
+        type: StringEnum(["MOBILE", "PHONE"]),
+        value: Type.String({ description: "The number itself. We do not enforce any format (yet)." }),
+      }),
+      { maxItems: 500 },
+    ),
+  ),
+  postalCode: NonEmpty,
+  province: opt(NonEmpty),
+  street: NonEmpty,
+};
+export const Address = Type.Object(addressProperties, { title: "Address" });
+
+/** Reference: allOf[Address] + the consumer's fields; flattened (required as Address's). */
+export const ConsumerAddress = Type.Object(
+  {
+    ...addressProperties,
+    addressType: opt(AddressType),
+    companyName: opt(Type.String()),
+    coordinates: opt(Coordinates),
+    email: opt(Type.String({ format: "email", minLength: 1 })),
+    firstName: opt(Type.String()),
+    lastName: opt(Type.String()),
+    personalTitle: opt(Type.String()),
+    salutation: opt(Type.String()),
+  },
+  { title: "ConsumerAddress" },
+);
+
+const deliveryInformationProperties = {
+  channel: opt(PickJobDeliveryInformationChannel),
+  details: opt(
+    Type.Object({
+      collect: opt(
+        Type.Object({
+          identifier: opt(
+            Type.String({ description: "Includes information about Click & Collect recipient" }),
+          ),
+          paid: opt(Type.Boolean({ default: false, description: "Indicates if the order is already paid." })),
+        }),
+      ),
+      shipping: opt(
+        Type.Object({
+          carrierKey: opt(Type.String()),
+          carrierProduct: opt(Type.String()),
+          carrierProductCategory: opt(CarrierProductCategory),
+          carrierServices: opt(Type.Array(CarrierServices)),
+          identifier: opt(Type.String()),
+          invoiceAddress: opt(ConsumerAddress),
+          postalAddress: opt(ConsumerAddress),
+          recipientaddress: opt(ConsumerAddress),
+          serviceLevel: opt(StringEnum(["DELIVERY", "SAMEDAY"])),
+        }),
+      ),
+    }),
+  ),
+  targetTime: opt(DateTime("At which time the result is expected.")),
+  targetTimeBaseDate: opt(DateTime("The start date for the targetTime calculation.")),
+};
+export const PickjobDeliveryInformationForCreation = Type.Object(deliveryInformationProperties, {
+  title: "PickjobDeliveryInformationForCreation",
+});
+export type PickjobDeliveryInformationForCreation = Static<typeof PickjobDeliveryInformationForCreation>;
+
+/** Reference: allOf[PickjobDeliveryInformationForCreation, {required: [channel]}]. */
+export const PickjobDeliveryInformation = Type.Object(
+  { ...deliveryInformationProperties, channel: PickJobDeliveryInformationChannel },
+  { title: "PickjobDeliveryInformation" },
+);
+
+export const MeasurementValidation = Type.Object(
+  {
+    overPickHardTolerancePercentage: opt(
+      Type.Number({ minimum: 0, description: "Allowed hard over pick deviation tolerance." }),
+    ),
+    overPickSoftTolerancePercentage: opt(
+      Type.Number({ minimum: 0, description: "Allowed soft over pick deviation tolerance." }),
+    ),
+    shortPickHardTolerancePercentage: opt(
+      Type.Number({ minimum: 0, maximum: 100, description: "Allowed hard short pick deviation tolerance." }),
+    ),
+    shortPickSoftTolerancePercentage: opt(
+      Type.Number({ minimum: 0, maximum: 100, description: "Allowed soft short pick deviation tolerance." }),
+    ),
+  },
+  { title: "MeasurementValidation" },
+);
+
+export const ArticleAttributeItemContext = Type.Object(
+  {
+    type: StringEnum(["FACILITY_GROUP", "FACILITY", "TAG_REFERENCE"], {
+      description: "Indicates the entity type the value refers to.",
+    }),
+    value: Type.String({ minLength: 1 }),
+  },
+  { title: "ArticleAttributeItemContext" },
+);
+
+export const ArticleAttributeItem = Type.Object(
+  {
+    valueLocalized: opt(LocaleString),
+    keyLocalized: opt(LocaleString),
+    category: opt(
+      StringEnum([
+        "descriptive",
+        "miscellaneous",
+        "pickingSequence",
+        "customs",
+        "insurance",
+        "shop",
+        "dimensions",
+        "carrierService",
+        "salesPrice",
+        "basePrice",
+        "tax",
+        "discount",
+        "surcharge",
+        "subtotalBeforeDiscounts",
+        "subtotalAfterDiscounts",
+        "finalUnitPrice",
+        "finalLineItemPrice",
+      ]),
+    ),
+    context: opt(ArticleAttributeItemContext),
+    key: Type.String({ minLength: 1, examples: ["%%subtitle%%"] }),
+    priority: opt(Type.Integer({ minimum: 1, maximum: 1001 })),
+    type: opt(
+      StringEnum(["STRING", "NUMBER", "CURRENCY", "BOOLEAN"], {
+        default: "STRING",
+        description: "The type of the attribute.",
+      }),
+    ),
+    value: Type.String({ minLength: 1, examples: ["585er Gold"] }),
+  },
+  { title: "ArticleAttributeItem" },
+);
+
+export const ArticlePrice = Type.Object(
+  {
+    currency: nullable(CurrencyCode),
+    pricePerUnit: Type.Number({ minimum: 0, description: "Price value for a given currency per unit" }),
+  },
+  { ...closed, title: "ArticlePrice" },
+);
+
+const lineItemArticleProperties = {
+  titleLocalized: opt(LocaleString),
+  attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: 50 })),
+  customAttributes: opt(
+    Type.Union([FreeObject(), Type.Null()], {
+      deprecated: true,
+      description: "Deprecated: use customAttributes on lineItem instead.",
+    }),
+  ),
+  imageUrl: opt(Type.String({ description: "A web link to a picture of this article." })),
+  tenantArticleId: Type.String({
+    description: "This is a reference to an article number",
+    examples: ["4711"],
+  }),
+  title: Type.String({ description: "The title of the product", examples: ["Cologne Water"] }),
+  weight: opt(Type.Number({ minimum: 0, description: "Weight value is in gram" })),
+};
+
+/** Reference: allOf[LineItemArticle] + the deprecated prices. */
+export const PickLineItemArticle = Type.Object(
+  {
+    ...lineItemArticleProperties,
+    prices: opt(Type.Array(ArticlePrice, { deprecated: true })),
+  },
+  { title: "PickLineItemArticle" },
+);
+
+export const Substitute = Type.Object(
+  {
+    attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: 40 })),
+    imageUrl: opt(Type.String()),
+    measurementUnitKey: opt(UnitKey()),
+    measurementValidation: opt(MeasurementValidation),
+    priority: opt(
+      Type.Number({
+        minimum: 0,
+        description: "Ranks substitutes against each other; the lowest number is the most preferable.",
+      }),
+    ),
+    scannableCodes: opt(Type.Array(Type.String(), { maxItems: 500 })),
+    secondaryMeasurementUnitKey: opt(UnitKey()),
+    tenantArticleId: Type.String(),
+    title: Type.String(),
+  },
+  { title: "Substitute" },
+);
+
+export const Location = Type.Object(
+  {
+    locationRef: opt(Type.String({ description: "The id of the location" })),
+    scannableCodes: opt(Type.Array(Type.String())),
+  },
+  { title: "Location" },
+);
+export const PickingStockPropertyPreset = Type.Object(
+  { expiry: opt(Type.String()) },
+  { title: "PickingStockPropertyPreset" },
+);
+export const PickingStockProperty = Type.Record(Type.String(), Type.String(), {
+  title: "PickingStockProperty",
+});
+const StockProperties = Type.Union([PickingStockPropertyPreset, PickingStockProperty]);
+
+const partialStockLocationProperties = {
+  available: opt(
+    Type.Number({ minimum: 0, description: "Quantity of unreserved items at the stock location." }),
+  ),
+  location: opt(Location),
+  quantity: opt(Type.Number({ minimum: 0 })),
+  ratingScore: opt(Type.Number()),
+  sequenceScore: opt(Type.Number()),
+  stockProperties: opt(StockProperties),
+  stockRef: Type.String(),
+  tenantPartialStockId: Type.String(),
+};
+export const PickJobLineItemPartialStockLocationForCreation = Type.Object(partialStockLocationProperties, {
+  title: "PickJobLineItemPartialStockLocationForCreation",
+});
+export const PickJobLineItemPartialStockLocation = Type.Object(
+  {
+    ...partialStockLocationProperties,
+    picked: opt(Type.Number({ minimum: 0 })),
+    stockEmptied: opt(Type.Boolean()),
+    zoneName: opt(Type.String()),
+    zoneRef: opt(Type.String()),
+  },
+  { title: "PickJobLineItemPartialStockLocation" },
+);
+export const PickJobLineItemPartialStockLocationForUpdate = Type.Object(
+  {
+    picked: Type.Number({ minimum: 0 }),
+    stockEmptied: opt(Type.Boolean()),
+    stockRef: opt(Type.String()),
+    tenantPartialStockId: Type.String(),
+  },
+  { title: "PickJobLineItemPartialStockLocationForUpdate" },
+);
+
+export const RecordableAttributeForCreation = Type.Object(
+  {
+    keyLocalized: LocaleString,
+    group: opt(nullable(Type.String({ minLength: 1, description: "The group of the attribute" }))),
+    recordingRule: RecordingRule,
+    value: opt(nullable(Type.String({ description: "The value of the attribute" }))),
+  },
+  { ...closed, title: "RecordableAttributeForCreation" },
+);
+export const RecordableAttribute = Type.Object(
+  {
+    keyLocalized: LocaleString,
+    group: opt(nullable(Type.String({ minLength: 1 }))),
+    id: Type.String({ description: "ID of the recordable attribute" }),
+    key: opt(Type.String({ description: "The translated key of the attribute" })),
+    originId: opt(nullable(Type.String())),
+    recordingRule: RecordingRule,
+    value: opt(nullable(Type.String({ minLength: 1 }))),
+  },
+  { ...closed, title: "RecordableAttribute" },
+);
+export const RecordableAttributeForUpdate = Type.Object(
+  {
+    keyLocalized: opt(LocaleString),
+    group: opt(nullable(Type.String({ minLength: 1 }))),
+    recordableAttributeId: Type.String({ description: "ID of the recordable attribute to update" }),
+    recordingRule: opt(RecordingRule),
+    value: opt(nullable(Type.String())),
+  },
+  { ...closed, title: "RecordableAttributeForUpdate" },
+);
+
+export const PickLineItemScannedCode = Type.Object(
+  {
+    code: Type.String({ description: "scannable code i.e. barcode" }),
+    quantity: Type.Integer({ minimum: 0, description: "scanned quantity" }),
+  },
+  { title: "PickLineItemScannedCode" },
+);
+/** Former name of PickLineItemScannedCode in this module. */
+export const ScannedCode = PickLineItemScannedCode;
+
+export const ScanningRuleValue = Type.Object(
+  {
+    priority: Type.Number({ minimum: 0 }),
+    scanningRuleType: StringEnum(["ARTICLE", "LOCATION"], { title: "ScanningRuleTypeEnum" }),
+  },
+  { title: "ScanningRuleValue" },
+);
+export const ScanningRuleConfiguration = Type.Object(
+  { values: opt(Type.Array(ScanningRuleValue)) },
+  {
+    title: "ScanningRuleConfiguration",
+    description: "Configuration to show the client how the items should be scanned during picking",
+  },
+);
+export const PickLineItemScanningRules = Type.Object(
+  {
+    scanningMode: opt(
+      StringEnum(["MUST_SCAN_FIRST", "MUST_SCAN_EACH", "SCAN_NOT_REQUIRED"], {
+        title: "PickingScanningConfigurationEnum",
+      }),
+    ),
+    scanningType: opt(Type.Array(ScanningRuleValue)),
+  },
+  { ...closed, title: "PickLineItemScanningRules" },
+);
+
+export const PickLineShortPickReason = Type.Object(
+  {
+    reasonLocalized: LocaleString,
+    reason: opt(Type.String({ description: "translated reasonLocalized according to the given locale" })),
+  },
+  { ...closed, title: "PickLineShortPickReason" },
+);
+
+export const SubstituteLineItemForUpsert = Type.Object(
+  {
+    id: opt(
+      Type.String({
+        description:
+          "The id of the substitute line item to update. If none is passed, a new substitute line item will be created.",
+      }),
+    ),
+    picked: opt(Type.Integer({ minimum: 0 })),
+    pickedAt: opt(DateTime("Date when the line has been picked.")),
+    quantity: Type.Integer({ minimum: 1 }),
+    secondaryPicked: opt(Type.Integer({ minimum: 0 })),
+    secondaryQuantity: opt(Type.Integer({ minimum: 1 })),
+    tenantArticleId: Type.String({ description: "TenantArticleId of the substitute article" }),
+  },
+  { title: "SubstituteLineItemForUpsert" },
+);
+
+/** Reference: allOf[AbstractArticle, {attributes}]. */
+export const SubstituteLineItemArticle = Type.Object(
+  {
+    titleLocalized: opt(LocaleString),
+    customAttributes: opt(CustomAttributes),
+    imageUrl: opt(Type.String()),
+    tenantArticleId: Type.String(),
+    title: Type.String(),
+    weight: opt(Type.Number({ minimum: 0 })),
+    attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: 40 })),
+  },
+  { title: "SubstituteLineItemArticle" },
+);
+export const SubstituteLineItemPartialStockLocation = Type.Object(
+  {
+    location: Location,
+    picked: opt(Type.Number({ minimum: 0 })),
+    quantity: Type.Number({ minimum: 0 }),
+    ratingScore: opt(Type.Number()),
+    sequenceScore: opt(Type.Number()),
+    stockProperties: opt(StockProperties),
+    stockRef: opt(Type.String()),
+    tenantPartialStockId: opt(Type.String()),
+    zoneName: opt(Type.String()),
+  },
+  { title: "SubstituteLineItemPartialStockLocation" },
+);
+export const RefusedItem = Type.Object(
+  {
+    reasonLocalized: opt(LocaleString),
+    comment: opt(Type.String()),
+    quantity: Type.Integer({ minimum: 0 }),
+    reason: opt(Type.String()),
+  },
+  { title: "RefusedItem" },
+);
+export const SubstituteLineItem = Type.Object(
+  {
+    article: SubstituteLineItemArticle,
+    globalLineItemId: opt(Type.String()),
+    id: Type.String(),
+    measurementUnitKey: opt(UnitKey()),
+    measurementValidation: opt(MeasurementValidation),
+    partialStockLocations: opt(Type.Array(SubstituteLineItemPartialStockLocation)),
+    picked: opt(Type.Integer({ minimum: 0 })),
+    pickedAt: opt(DateTime("Date when the line has been picked.")),
+    priority: opt(Type.Number({ minimum: 0 })),
+    quantity: Type.Integer({ minimum: 1 }),
+    refused: opt(Type.Array(RefusedItem)),
+    scannableCodes: opt(Type.Array(Type.String())),
+    secondaryMeasurementUnitKey: opt(UnitKey()),
+    secondaryPicked: opt(Type.Integer({ minimum: 0 })),
+    secondaryQuantity: opt(Type.Integer({ minimum: 1 })),
+  },
+  { title: "SubstituteLineItem" },
+);
+
+export const OperativeTransfer = Type.Object(
+  {
+    id: Type.String({ description: "The ID of the transfer" }),
+    type: StringEnum(["SUPPLIER", "RECEIVER"], { description: "The type of the transfer" }),
+  },
+  { ...closed, title: "OperativeTransfer" },
+);
+
+export const WorkflowInformationAvailable = Type.Object(
+  {
+    instanceRef: opt(Type.String({ description: "The ID identifying the workflow instance." })),
+    isAvailable: opt(
+      Type.Unsafe<true>({
+        type: "boolean",
+        enum: [true],
+        description: "Explicitly states if this entity is part of a workflow.",
+      }),
+    ),
+    nodeRef: opt(Type.String({ description: "The ID identifying the node within the workflow instance." })),
+  },
+  { ...closed, title: "WorkflowInformation" },
+);
+export const WorkflowUnavailable = Type.Object(
+  {
+    isAvailable: opt(
+      Type.Unsafe<false>({
+        type: "boolean",
+        enum: [false],
+        description: "Explicitly states if this entity is part of a workflow.",
+      }),
+    ),
+  },
+  { ...closed, title: "WorkflowUnavailable" },
+);
+/** oneOf[WorkflowInformation, WorkflowUnavailable], as in the reference. */
+export const WorkflowInformation = Type.Unsafe<
+  Static<typeof WorkflowInformationAvailable> | Static<typeof WorkflowUnavailable>
+>({ oneOf: [WorkflowInformationAvailable, WorkflowUnavailable] });
+
+export const PickJobPickingTimes = Type.Object(
+  { startLatestAt: opt(DateTime("The date this pickJob should be started at last.")) },
+  { ...closed, title: "PickJobPickingTimes" },
+);
+export const PaymentInformation = Type.Object(
+  { currency: opt(Type.String({ description: "The currency in which the consumer paid with" })) },
+  { title: "PaymentInformation" },
+);
+export const DocumentHandling = Type.Object(
+  { sendLabel: Type.Object({ enabled: Type.Boolean({ default: false }) }) },
+  { title: "DocumentHandling" },
+);
+export const UserModificationHistory = Type.Object(
+  {
+    modificationDate: DateTime(),
+    userId: opt(Type.String({ description: "ID of the user who commited this modification" })),
+    username: Type.String({ description: "Username of the user who commited this modification" }),
+  },
+  { ...closed, title: "UserModificationHistory" },
+);
+export const PickingZone = Type.Object(
+  { zoneRef: Type.String() },
+  { title: "PickingZone", description: "Zones from which items can be picked" },
+);
+
+// --- line items ----------------------------------------------------------------------------------
+
+const lineCustomAttributes = FreeObject(
+  "Attributes that can be added to the lineItem. These attributes cannot be used within fulfillment processes.",
+);
+
+/**
+ * Reference: allOf[MandatoryLineItemForCreation] + own properties, `additionalProperties: false`
+ * on the outer schema. Flattened; the tighter limits of both members apply.
+ */
+const pickLineItemForCreationProperties = {
+  allowedSubstitutes: opt(Type.Array(Substitute)),
+  article: PickLineItemArticle,
+  customAttributes: opt(lineCustomAttributes),
+  globalLineItemId: opt(
+    Type.String({
+      description:
+        "This id is used to identify if this line item is related to the line item of other operational entities.",
+    }),
+  ),
+  measurementUnitKey: opt(UnitKey(1)),
+  measurementValidation: opt(MeasurementValidation),
+  partialStockLocations: opt(Type.Array(PickJobLineItemPartialStockLocationForCreation)),
+  quantity: Type.Integer({
+    minimum: 1,
+    description: "Quantity of the specific article that has been ordered.",
+    examples: [21],
+  }),
+  recordableAttributes: opt(Type.Array(RecordableAttributeForCreation, { maxItems: 50 })),
+  scannableCodes: opt(
+    Type.Array(Type.String(), {
+      maxItems: 50,
+      description: "Codes that can be used for scanning this lineItem",
+    }),
+  ),
+  secondaryMeasurementUnitKey: opt(UnitKey(1)),
+  secondaryQuantity: opt(Type.Integer({ minimum: 0 })),
+  stickers: opt(Type.Array(Sticker)),
+  tags: opt(Type.Array(TagReference)),
+};
+export const PickLineItemForCreation = Type.Object(pickLineItemForCreationProperties, {
+  ...closed,
+  title: "PickLineItemForCreation",
+});
+export type PickLineItemForCreation = Static<typeof PickLineItemForCreation>;
+
+const expectedPickLineItemForCreationProperties = {
+  allowedSubstitutes: opt(Type.Array(Substitute)),
+  article: PickLineItemArticle,
+  customAttributes: opt(lineCustomAttributes),
+  measurementUnitKey: opt(UnitKey()),
+  measurementValidation: opt(MeasurementValidation),
+  partialStockLocations: opt(Type.Array(PickJobLineItemPartialStockLocationForCreation)),
+  quantity: Type.Integer({
+    minimum: 1,
+    description: "Quantity of the specific article that has been ordered.",
+  }),
+  scannableCodes: opt(Type.Array(Type.String())),
+  secondaryMeasurementUnitKey: opt(UnitKey()),
+  secondaryQuantity: opt(Type.Integer({ minimum: 0 })),
+  stickers: opt(Type.Array(Sticker)),
+  transferId: Type.String(),
+  tags: opt(Type.Array(TagReference)),
+};
+export const ExpectedPickLineItemForCreation = Type.Object(expectedPickLineItemForCreationProperties, {
+  title: "ExpectedPickLineItemForCreation",
+});
+export type ExpectedPickLineItemForCreation = Static<typeof ExpectedPickLineItemForCreation>;
+
+/** Reference: allOf[ExpectedPickLineItemForCreation, {id}]. */
+export const ExpectedPickLineItem = Type.Object(
+  { ...expectedPickLineItemForCreationProperties, id: Type.String() },
+  { title: "ExpectedPickLineItem" },
+);
+
+/**
+ * The read properties of a pick line (reference: allOf[MandatoryLineItem] + own properties;
+ * required id, picked, status, quantity, article). Shared with PickRunLineItem.
+ */
+export const pickLineItemProperties = {
+  allowedSubstitutes: opt(Type.Array(Substitute)),
+  article: PickLineItemArticle,
+  customAttributes: opt(lineCustomAttributes),
+  globalLineItemId: opt(Type.String()),
+  id: Type.String({ description: "The id of this lineItem, generated during creation." }),
+  measurementUnitKey: opt(UnitKey(1)),
+  measurementValidation: opt(MeasurementValidation),
+  originId: opt(
+    nullable(
+      Type.String({
+        description: "The id of the line item this line item originated from, before any split.",
+      }),
+    ),
+  ),
+  partialStockLocations: opt(Type.Array(PickJobLineItemPartialStockLocation)),
+  picked: Type.Integer({
+    minimum: 0,
+    description: "The amount of articles that were picked for this pickline.",
+  }),
+  pickedAt: opt(DateTime("Date when the line has been picked.")),
+  pickJobLineItemRef: opt(
+    Type.String({ description: "used for line items in pick runs to be split up correctly again" }),
+  ),
+  quantity: Type.Integer({
+    minimum: 1,
+    description: "quantity of the specific article that has been ordered",
+  }),
+  recordableAttributes: opt(nullable(Type.Array(RecordableAttribute))),
+  scannableCodes: opt(Type.Array(Type.String())),
+  scannedCodes: opt(Type.Array(PickLineItemScannedCode)),
+  scanningRule: opt(
+    Type.Object(ScanningRuleConfiguration.properties, {
+      title: "ScanningRuleConfiguration",
+      deprecated: true,
+    }),
+  ),
+  scanningRules: opt(PickLineItemScanningRules),
+  secondaryMeasurementUnitKey: opt(UnitKey(1)),
+  secondaryPicked: opt(Type.Integer({ minimum: 0 })),
+  secondaryQuantity: opt(Type.Integer({ minimum: 0 })),
+  shortPickReason: opt(PickLineShortPickReason),
+  status: PickLineItemStatus,
+  stickers: opt(Type.Array(Sticker)),
+  stockEmptied: opt(Type.Boolean()),
+  substituteLineItems: opt(Type.Array(SubstituteLineItem)),
+  tags: opt(Type.Array(TagReference)),
+};
+export const PickLineItem = Type.Object(pickLineItemProperties, { title: "PickLineItem" });
+
+// --- pick job ------------------------------------------------------------------------------------
+
+const pickJobForCreationProperties = {
+  assignedUsers: opt(Type.Array(AssignedUserForCreation, { description: "Assigned users for this entity" })),
+  customAttributes: opt(
+    FreeObject(
+      "Attributes that can be added to the pickjob. These attributes cannot be used within fulfillment processes.",
+    ),
+  ),
+  deliveryinformation: opt(PickjobDeliveryInformationForCreation),
+  expectedPickLineItems: opt(Type.Array(ExpectedPickLineItemForCreation, { minItems: 0 })),
+  facilityRef: Type.String({
+    description: "The id of the facility reference. The given ID has to be present in the system.",
+    examples: ["Esb20gpHBL94X5NdMp3C"],
+  }),
+  operativeProcessRef: opt(Type.String()),
+  orderDate: Type.String({
+    format: "date-time",
+    description: "The date this order was created at the supplying system.",
+    examples: ["2020-02-03T08:45:50.525Z"],
+  }),
+  orderRef: opt(
+    Type.String({
+      description: "The id of the order reference. The given ID has to be present in the system.",
+      examples: ["LGMl2DuvPnfPoSHhYFOm"],
+    }),
+  ),
+  paymentInformation: opt(PaymentInformation),
+  pickingTimes: opt(PickJobPickingTimes),
+  pickLineItems: Type.Array(PickLineItemForCreation, { minItems: 0 }),
+  preferredPickingMethods: opt(
+    Type.Array(PickingMethodEnum, { description: "Preferred way of picking a given pickJob." }),
+  ),
+  processId: opt(Type.String({ description: "Id of the global process related to this entity." })),
+  routingPlanRef: opt(
+    Type.String({ description: "Reference to the routingplan which created this pickjob" }),
+  ),
+  shortId: opt(
+    Type.String({
+      description: "A short identifier that helps assigning a pick job to a customer.",
+      examples: ["AS12"],
+    }),
+  ),
+  status: opt(PickJobStatus),
+  stickers: opt(Type.Array(Sticker, { minItems: 0 })),
+  tenantOrderId: opt(
+    Type.String({
+      description: "Reference number in foreign systems, e.g. the source system's identifier for this order.",
+      examples: ["R456728546"],
+    }),
+  ),
+  transfers: opt(Type.Array(OperativeTransfer, { minItems: 0 })),
+  workflowInformation: opt(WorkflowInformation),
+  tags: opt(
+    Type.Array(TagReference, {
+      minItems: 1,
+      description: "Tags can only be set when there is no process related with this pickJob.",
+    }),
+  ),
+};
+export const PickJobForCreation = Type.Object(pickJobForCreationProperties, {
+  ...closed,
+  title: "PickJobForCreation",
+});
+export type PickJobForCreation = Static<typeof PickJobForCreation>;
+
+const versionedResourceProperties = {
+  created: opt(DateTime("The date this entity was created at the platform.")),
+  lastModified: opt(DateTime("The date this entity was modified last.")),
+  version: Type.Integer({
+    description: "The version of the document to be used in optimistic locking mechanisms.",
+  }),
+};
+
+/** Reference: allOf[PickJobForCreation, VersionedResource, {read-only properties}]; left open. */
+export const PickJob = Type.Object(
+  {
+    ...pickJobForCreationProperties,
+    ...versionedResourceProperties,
+    anonymized: opt(Type.Boolean({ description: "Indicates if gdpr related data was anonymized" })),
+    assignedUsers: opt(Type.Array(AssignedUser, { description: "Assigned users for this entity" })),
+    deliveryinformation: PickjobDeliveryInformation,
+    documentHandling: opt(DocumentHandling),
+    documentsRef: Type.String({ description: "Reference to the documents collection from this entity" }),
+    editor: opt(Editor),
+    expectedPickLineItems: opt(Type.Array(ExpectedPickLineItem)),
+    id: Type.String({ description: "The id of this pickjob, generated during creation." }),
+    pickingZones: opt(Type.Array(PickingZone)),
+    pickLineItems: Type.Array(PickLineItem),
+    pickRunRef: opt(Type.String({ description: "Pick run id to which the pick job belongs" })),
+    resetBlocked: opt(
+      Type.Boolean({
+        default: false,
+        description: "Indicates if pickJob can still be resetted or restarted",
+      }),
+    ),
+    shortId: Type.String({ description: "A short identifier that helps assigning a pickJob to a customer." }),
+    status: PickJobStatus,
+    statusReason: opt(
+      Type.String({
+        deprecated: true,
+        description: "deprecated: Use subStatus instead. Maintained for backward compatibility.",
+      }),
+    ),
+    subStatus: opt(PickJobSubStatus),
+    usersModificationHistory: opt(Type.Array(UserModificationHistory)),
+    workflowInformation: WorkflowInformation,
+    tags: opt(Type.Array(TagReference, { minItems: 1 })),
+  },
+  { title: "PickJob" },
+);
+export type PickJob = Static<typeof PickJob>;
+
+export const StrippedPickJob = Type.Object(
+  {
+    created: DateTime("The date this entity was created at the platform."),
+    lastModified: DateTime("The date this entity was modified last."),
+    version: Type.Integer({
+      description: "The version of the document to be used in optimistic locking mechanisms.",
+    }),
+    carrierKey: opt(Type.String({ examples: ["DPD"] })),
+    facilityRef: opt(Type.String()),
+    id: Type.String(),
+    orderRef: opt(Type.String()),
+    searchPaths: opt(Type.Array(Type.String(), { minItems: 0 })),
+    status: PickJobStatus,
+    targetTime: opt(DateTime("At which time the result is expected.")),
+  },
+  { title: "StrippedPickJob" },
+);
+export const StrippedPickJobs = Type.Object(
+  {
+    pickjobs: opt(Type.Array(StrippedPickJob)),
+    total: opt(Type.Integer({ description: "Total number of found entities for this query" })),
+  },
+  { title: "StrippedPickJobs" },
+);
+
+// --- GET /api/pickjobs ---------------------------------------------------------------------------
+
+/** An `explode: false` array parameter: comma-joined values, split (and limited) by the route. */
+const commaList = (description: string) =>
+  opt(Type.String({ description: `${description} (comma-separated)` }));
+
+export const PickJobListQuery = Type.Object({
+  searchTerm: opt(
+    Type.String({
+      description:
+        "Search term over multiple fields, like tenantOrderId, consumerName, tenantArticleId and more",
+    }),
+  ),
+  carrierKeys: commaList("Carrier keys, at most 100"),
+  startOrderDate: opt(Type.String({ description: "Start of the orderDate range" })),
+  endOrderDate: opt(Type.String({ description: "End of the orderDate range" })),
+  orderRef: opt(Type.String()),
+  facilityRef: opt(Type.String()),
+  assignedUser: opt(Type.String({ description: "The assigned user on this entity - id or username" })),
+  status: commaList("Pick job statuses"),
+  zoneRefs: commaList("Picking zones"),
+  tenantOrderId: opt(Type.String()),
+  channel: opt(StringEnum(DELIVERY_CHANNELS, { description: "The channel of the pickJob" })),
+  consumerName: opt(Type.String()),
+  shortId: opt(Type.String()),
+  articleTitle: opt(Type.String()),
+  anonymized: opt(Type.Boolean()),
+  ...ListQuery,
+  orderBy: opt(Type.String({ description: "query pickjobs orderBy" })),
+  startTargetTime: opt(DateTime("Start date range for pick jobs")),
+  endTargetTime: opt(DateTime("End date range for pick jobs")),
+  pickJobRefs: commaList("Pick job ids, at most 100"),
+  modifiedByUsername: opt(Type.String({ description: "The user name of the last modifier" })),
+});
+
+// --- POST /api/pickjobs/{id}/actions -------------------------------------------------------------
+
+const Version = Type.Integer({ minimum: 0, description: "Version of the entity to be changed" });
+/** Some actions' version has no minimum in the reference. */
+const LooseVersion = Type.Integer({
+  description: "The version of the document to be used in optimistic locking mechanisms.",
+});
+
+interface ActionOptions<P extends TProperties> {
+  title: string;
+  description: string;
+  /** Title of the reference's one-value `name` enum; default: the title with "Parameter" -> "Enum". */
+  enumTitle?: string;
+  extra?: P;
+  version?: TInteger;
+}
+/** An action parameter of the reference: closed, `name` (one value) and `version` required, plus `extra`. */
+export const actionParameter = <const N extends string, P extends TProperties = Record<never, TSchema>>(
+  name: N,
+  { title, description, enumTitle, extra, version = Version }: ActionOptions<P>,
+) =>
+  Type.Object(
+    {
+      name: StringEnum([name], { title: enumTitle ?? title.replace(/Parameter$/, "Enum") }),
+      version,
+      ...(extra as P),
+    },
+    { ...closed, title, description },
+  );
+
+const lineUpdateProperties = {
+  customAttributes: opt(nullable(FreeObject("Attributes that can be added to the pick line item."))),
+  id: Type.String({ description: "The id of this lineItem." }),
+  partialStockLocations: opt(Type.Array(PickJobLineItemPartialStockLocationForUpdate, { maxItems: 50 })),
+  picked: opt(
+    Type.Integer({ minimum: 0, description: "The amount of articles that were picked for this pickline." }),
+  ),
+  pickedAt: opt(DateTime("Date when the line has been picked.")),
+  scannedCodes: opt(Type.Array(PickLineItemScannedCode, { minItems: 0, maxItems: 50 })),
+  secondaryPicked: opt(Type.Integer()),
+  shortPickReason: opt(Type.Object({ reasonLocalized: opt(LocaleString) })),
+  stickers: opt(Type.Array(Sticker, { maxItems: 50 })),
+  stockEmptied: opt(Type.Boolean()),
+  substituteLineItems: opt(Type.Array(SubstituteLineItemForUpsert, { maxItems: 50 })),
+};
+export const PickPickJobPickLineItemUpdate = Type.Object(lineUpdateProperties, {
+  ...closed,
+  title: "PickPickJobPickLineItemUpdate",
+});
+export const PickLineItemUpdate = Type.Object(
+  { ...lineUpdateProperties, status: opt(PickLineItemStatus) },
+  { ...closed, title: "PickLineItemUpdate" },
+);
+export const PickJobSplitLineItemsInfo = Type.Object(
+  {
+    lineItemId: Type.String({ description: "references the id of the pickLineItem of a pickJob" }),
+    picked: Type.Integer({ minimum: 0 }),
+    quantity: Type.Integer({ minimum: 1 }),
+  },
+  { ...closed, title: "PickJobSplitLineItemsInfo" },
+);
+
+export const PickJobAbortActionParameter = actionParameter("ABORT", {
+  title: "PickJobAbortActionParameter",
+  description: "Action to Abort a Pickjob.",
+});
+export const PickJobRestartActionParameter = actionParameter("RESTART", {
+  title: "PickJobRestartActionParameter",
+  description: "Action to Restart a Pickjob.",
+});
+export const PickJobResetActionParameter = actionParameter("RESET", {
+  title: "PickJobResetActionParameter",
+  description: "Action to reset a Pickjob.",
+});
+export const PickJobObsoleteActionParameter = actionParameter("OBSOLETE", {
+  title: "PickJobObsoleteActionParameter",
+  description: "Action to set the status to Obsolete of a Pickjob.",
+});
+export const PickJobReplaceAssignedUsersActionParameter = actionParameter("REPLACE_ASSIGNED_USERS", {
+  title: "PickJobReplaceAssignedUsersActionParameter",
+  description: "Action to replace the assigned users.",
+  extra: {
+    assignedUsers: Type.Array(AssignedUserForCreation, { description: "Assigned users for this entity" }),
+  },
+});
+export const PickJobPauseActionParameter = actionParameter("PAUSE", {
+  title: "PickJobPauseActionParameter",
+  description: "Action to pause a Pickjob.",
+});
+export const PickJobStartActionParameter = actionParameter("START", {
+  title: "PickJobStartActionParameter",
+  description: "Action to start a PickJob by setting it and its line items to IN_PROGRESS.",
+});
+export const PickJobSplitLineItemsActionParameter = actionParameter("SPLIT_LINE_ITEMS_PICK_JOB", {
+  title: "PickJobSplitLineItemsActionParameter",
+  description: "Action to split pick line items.",
+  extra: { splitLineItemsInfo: Type.Array(PickJobSplitLineItemsInfo) },
+  version: LooseVersion,
+});
+export const PickJobMergeLineItemsActionParameter = actionParameter("MERGE_LINE_ITEMS_PICK_JOB", {
+  title: "PickJobMergeLineItemsActionParameter",
+  description: "Action to merge pick line items.",
+  extra: {
+    lineItemIds: Type.Array(Type.String(), { description: "Ids of the line items that should be merged" }),
+  },
+  version: LooseVersion,
+});
+export const UpdatePickLineItemRecordableAttributesActionParameter = actionParameter(
+  "UPDATE_PICK_LINE_ITEM_RECORDABLE_ATTRIBUTES",
+  {
+    title: "UpdatePickLineItemRecordableAttributesActionParameter",
+    description: "Action to update recordable attributes of pick line items.",
+    extra: { recordableAttributeUpdates: Type.Array(RecordableAttributeForUpdate) },
+    version: LooseVersion,
+  },
+);
+export const PickJobPickedActionParameter = actionParameter("PICK", {
+  title: "PickJobPickedActionParameter",
+  description: "Action to set the status to Picked of a Pickjob.",
+  extra: {
+    lineItems: Type.Array(PickPickJobPickLineItemUpdate, {
+      minItems: 1,
+      maxItems: 100,
+      description: "Pick line items that should be updated",
+    }),
+  },
+});
+export const ModifyPickLineItemsActionParameter = actionParameter("MODIFY_PICK_JOB_LINE_ITEMS", {
+  title: "ModifyPickLineItemsActionParameter",
+  enumTitle: "ModifyPickJobLineItemsActionEnum",
+  description: "Action to modify picklineItems of a Pickjob.",
+  extra: { pickJobLineItemUpdates: Type.Array(PickLineItemUpdate, { minItems: 1 }) },
+});
+export const PickJobAddTargetTimeActionParameter = actionParameter("ADD_TARGET_TIME", {
+  title: "PickJobAddTargetTimeActionParameter",
+  description: "Action to add targetTime to a PickJob that has none. Will fail if targetTime is already set",
+  extra: { targetTime: DateTime("The target time you want set for the given pickJob.") },
+});
+export const PickJobCancelActionParameter = actionParameter("CANCEL", {
+  title: "PickJobCancelActionParameter",
+  description: "Action to cancel a Pickjob.",
+});
+export const PickJobCloseActionParameter = actionParameter("CLOSE", {
+  title: "PickJobCloseActionParameter",
+  description: "Action to close a PickJob.",
+});
+
+const pickJobActionSchemas = {
+  ABORT: PickJobAbortActionParameter,
+  RESTART: PickJobRestartActionParameter,
+  RESET: PickJobResetActionParameter,
+  OBSOLETE: PickJobObsoleteActionParameter,
+  REPLACE_ASSIGNED_USERS: PickJobReplaceAssignedUsersActionParameter,
+  PAUSE: PickJobPauseActionParameter,
+  START: PickJobStartActionParameter,
+  SPLIT_LINE_ITEMS_PICK_JOB: PickJobSplitLineItemsActionParameter,
+  MERGE_LINE_ITEMS_PICK_JOB: PickJobMergeLineItemsActionParameter,
+  UPDATE_PICK_LINE_ITEM_RECORDABLE_ATTRIBUTES: UpdatePickLineItemRecordableAttributesActionParameter,
+  PICK: PickJobPickedActionParameter,
+  MODIFY_PICK_JOB_LINE_ITEMS: ModifyPickLineItemsActionParameter,
+  ADD_TARGET_TIME: PickJobAddTargetTimeActionParameter,
+  CANCEL: PickJobCancelActionParameter,
+  CLOSE: PickJobCloseActionParameter,
+};
+export type PickJobActionName = keyof typeof pickJobActionSchemas;
+export const PICK_JOB_ACTION_NAMES = Object.keys(pickJobActionSchemas) as PickJobActionName[];
+
+/** Second pass: the exact schema of each action, by `name` (any string indexes to possibly undefined). */
+export const PICK_JOB_ACTION_SCHEMAS: Readonly<Record<PickJobActionName, TSchema>> &
+  Readonly<Partial<Record<string, TSchema>>> = pickJobActionSchemas;
+
+/** The body of POST /api/pickjobs/{pickJobId}/actions: one of the 15 action parameters. */
+export type PickJobActionsParameter = {
+  [N in PickJobActionName]: Static<(typeof pickJobActionSchemas)[N]>;
+}[PickJobActionName];
+
+/**
+ * First pass (route schema): the action's `name` and `version`; the body is then checked against
+ * PICK_JOB_ACTION_SCHEMAS[name]. Open, so the variant's own fields pass this pass.
+ */
+export const PickJobActionsParameter = Type.Object(
+  {
+    name: StringEnum(PICK_JOB_ACTION_NAMES, { description: "The action to perform" }),
+    version: Version,
+  },
+  {
+    additionalProperties: true,
+    title: "PickJobActionsParameter",
+    description: `One of: ${Object.values(pickJobActionSchemas)
+      .map((s) => s.title)
+      .join(", ")}`,
+  },
+);
+
+// --- PATCH /api/pickjobs/{id} (deprecated) -------------------------------------------------------
+
+/** A deprecated PATCH action of the reference: closed, `action` (one value) required, plus `extra`. */
+export const patchAction = <const N extends string, P extends TProperties = Record<never, TSchema>>(
+  action: N,
+  description: string,
+  extra?: P,
+  deprecated?: boolean,
+) =>
+  Type.Object(
+    { action: StringEnum([action], { description: `Use value '${action}'` }), ...(extra as P) },
+    { ...closed, title: action, description, ...(deprecated ? { deprecated } : {}) },
+  );
+
+export const ModifyPickLineItem = patchAction(
+  "ModifyPickLineItem",
+  "Action to modify a picklineitem of a PickJob.",
+  {
+    shortPickReasonLocalized: opt(LocaleString),
+    customAttributes: opt(FreeObject("Attributes that can be added to the pick line item.")),
+    id: Type.String({ description: "The id of this lineItem." }),
+    partialStockLocations: opt(Type.Array(PickJobLineItemPartialStockLocationForUpdate)),
+    picked: opt(Type.Integer({ minimum: 0 })),
+    pickedAt: opt(DateTime("Date when the line has been picked.")),
+    scannedCodes: opt(Type.Array(PickLineItemScannedCode, { minItems: 0 })),
+    secondaryPicked: opt(Type.Integer()),
+    status: opt(PickLineItemStatus),
+    stickers: opt(Type.Array(Sticker)),
+    stockEmptied: opt(Type.Boolean()),
+    substituteLineItems: opt(Type.Array(SubstituteLineItemForUpsert)),
+  },
+);
+export const ModifyPickJob = patchAction("ModifyPickJob", "Action to modify a PickJob.", {
+  customAttributes: opt(FreeObject("Attributes that can be added to the pickJob.")),
+  paymentInformation: opt(PaymentInformation),
+  preferredPickingMethods: opt(Type.Array(PickingMethodEnum)),
+  status: opt(PickJobStatusUnprotected),
+});
+export const ModifyPickJobLastEditor = patchAction(
+  "ModifyPickJobLastEditor",
+  "Action to modify the last editor of a PickJob.",
+);
+export const RestartPickJob = patchAction(
+  "RestartPickJob",
+  "Deprecated: restart the pick job.",
+  undefined,
+  true,
+);
+export const ResetPickJob = patchAction("ResetPickJob", "Deprecated: reset the pick job.", undefined, true);
+export const AbortPickJob = patchAction("AbortPickJob", "Deprecated: abort the pick job.", undefined, true);
+
+const pickingPatchActionSchemas = {
+  ModifyPickLineItem,
+  ModifyPickJob,
+  ModifyPickJobLastEditor,
+  RestartPickJob,
+  ResetPickJob,
+  AbortPickJob,
+};
+export type PickingPatchActionName = keyof typeof pickingPatchActionSchemas;
+export const PICKING_PATCH_ACTION_NAMES = Object.keys(pickingPatchActionSchemas) as PickingPatchActionName[];
+
+/** Second pass: the exact schema of each deprecated PATCH action, by `action`. */
+export const PICKING_PATCH_ACTION_SCHEMAS: Readonly<Record<PickingPatchActionName, TSchema>> &
+  Readonly<Partial<Record<string, TSchema>>> = pickingPatchActionSchemas;
+
+export type PickingPatchAction = {
+  [N in PickingPatchActionName]: Static<(typeof pickingPatchActionSchemas)[N]>;
+}[PickingPatchActionName];
+/** The body of the deprecated PATCH /api/pickjobs/{pickJobId}. */
+export type PickingPatchActions = { version: number; actions: PickingPatchAction[] };
+
+/** First pass (route schema): each action's `action`; then PICKING_PATCH_ACTION_SCHEMAS[action]. */
+export const PickingPatchActions = Type.Object(
+  {
+    actions: Type.Array(
+      Type.Object(
+        { action: StringEnum(PICKING_PATCH_ACTION_NAMES) },
+        { additionalProperties: true, description: `One of: ${PICKING_PATCH_ACTION_NAMES.join(", ")}` },
+      ),
+      { minItems: 1 },
+    ),
+    version: LooseVersion,
+  },
+  { title: "PickingPatchActions", deprecated: true },
+);
+
+// --- POST /api/pickjobs/search -------------------------------------------------------------------
+
+const enumFilter = (title: string, values: readonly string[]) =>
+  Type.Object(Filters.EnumFilter(values).properties, { ...closed, title });
+
+export const PickJobStatusEnumFilter = enumFilter("PickJobStatusEnumFilter", PICK_JOB_STATUSES);
+export const PickJobPickingMethodEnumEnumFilter = enumFilter(
+  "PickJobPickingMethodEnumEnumFilter",
+  PICKING_METHODS,
+);
+export const PickJobPickingMethodEnumEnumListFilter = Type.Object(
+  { contains: opt(PickJobPickingMethodEnumEnumFilter) },
+  { ...closed, title: "PickJobPickingMethodEnumEnumListFilter" },
+);
+export const StringListFilter = Type.Object(
+  { contains: opt(Filters.StringEqFilter) },
+  { ...closed, title: "StringListFilter" },
+);
+export const PickJobTransfersFilter = Type.Object(
+  { id: opt(Filters.StringEqFilter) },
+  { ...closed, title: "PickJobTransfersFilter" },
+);
+export const PickJobTransfersListFilter = Type.Object(
+  {
+    contains: opt(PickJobTransfersFilter),
+    exists: opt(
+      Type.Boolean({
+        description: "exists:false matches empty or absent lists; exists:true matches non-empty lists",
+      }),
+    ),
+  },
+  { ...closed, title: "PickJobTransfersListFilter" },
+);
+
+export const PickJobSearchQuery = SearchQuery("PickJobSearchQuery", {
+  consumerName: Filters.StringSearchFilter,
+  created: Filters.DateFilter,
+  facilityRef: Filters.StringEqFilter,
+  id: Filters.StringFilter,
+  lastModified: Filters.DateFilter,
+  orderRef: Filters.StringEqFilter,
+  preferredPickingMethods: PickJobPickingMethodEnumEnumListFilter,
+  status: PickJobStatusEnumFilter,
+  targetTime: Filters.DateFilter,
+  tenantArticleIds: StringListFilter,
+  tenantOrderId: Filters.StringFilter,
+  transfers: PickJobTransfersListFilter,
+});
+export const PickJobSort = SortEntry("PickJobSort", [
+  "created",
+  "lastModified",
+  "targetTime",
+  "tenantOrderId",
+]);
+export const PickJobSearchPayload = SearchPayload("PickJobSearchPayload", PickJobSearchQuery, PickJobSort);
+export const PickJobPaginatedResult = Type.Object(
+  {
+    pageInfo: PageInfo,
+    pickJobs: Type.Array(PickJob),
+    total: opt(Type.Integer({ minimum: 0, description: "Only filled if options.withTotal is true." })),
+  },
+  { title: "PickJobPaginatedResult" },
+);
+
+// --- other endpoints -----------------------------------------------------------------------------
+
+export const ResolvedSubstitutes = Type.Object(
+  { substitutes: Type.Array(Substitute), tenantArticleId: Type.String() },
+  { title: "ResolvedSubstitutes" },
+);
+
+const PickJobId = Type.String({ minLength: 1, maxLength: 256, description: "ID of the pick job" });
+export const PickJobIdParams = Type.Object({ pickJobId: PickJobId });
+export const PickLineItemParams = Type.Object({
+  pickJobId: PickJobId,
+  pickLineItemId: Type.String({ minLength: 1, maxLength: 256, description: "ID of the pick line item" }),
+});
+
+export const LoadUnitLineItemArticle = Type.Object(
+  {
+    titleLocalized: opt(LocaleString),
+    attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: 100 })),
+    customAttributes: opt(CustomAttributes),
+    imageUrl: opt(Type.String()),
+    tenantArticleId: Type.String(),
+    title: Type.String(),
+    weight: opt(Type.Number()),
+  },
+  { title: "LoadUnitLineItemArticle" },
+);
+export const LoadUnitLineItemForCreation = Type.Object(
+  {
+    article: LoadUnitLineItemArticle,
+    customAttributes: opt(FreeObject()),
+    globalLineItemId: opt(
+      Type.String({ deprecated: true, description: "Deprecated. Use globalLineItemIds instead." }),
+    ),
+    globalLineItemIds: opt(Type.Array(Type.String(), { maxItems: 100 })),
+    measurementUnitKey: opt(UnitKey()),
+    quantity: opt(Type.Number({ description: "The quantity of the lineItem" })),
+    recordableAttributes: opt(Type.Array(RecordableAttributeForCreation, { maxItems: 100 })),
+    scannableCodes: opt(Type.Array(Type.String(), { maxItems: 100 })),
+    secondaryMeasurementUnitKey: opt(UnitKey(1)),
+    secondaryQuantity: opt(Type.Number({ minimum: 0 })),
+  },
+  { title: "LoadUnitLineItemForCreation" },
+);
+
+/** The body of POST /api/pickjobs/{pickJobId}/loadunits (validated before the 501). */
+export const PickingLoadUnitForCreation = Type.Object(
+  {
+    codes: Type.Array(Type.String(), { minItems: 1, maxItems: 100, description: "List of codes" }),
+    customAttributes: opt(CustomAttributes),
+    loadUnitLineItems: opt(Type.Array(LoadUnitLineItemForCreation, { maxItems: 100 })),
+    loadUnitTypeRef: opt(
+      Type.String({ deprecated: true, description: "Use operativeContainerTypeRef instead." }),
+    ),
+    operativeContainerTypeRef: opt(
+      Type.String({ description: "the reference to the operativeContainerType" }),
+    ),
+    stackRef: opt(Type.String({ description: "the reference to the stackRef this loadUnit is part of" })),
+    storageLocationRef: opt(
+      Type.String({
+        description: "the reference to the storage location this load unit as been placed into",
+      }),
+    ),
+  },
+  { title: "PickingLoadUnitForCreation" },
+);
+export type PickingLoadUnitForCreation = Static<typeof PickingLoadUnitForCreation>;

@@ -1,0 +1,145 @@
+/** /api/pickruns: the route table (schemas, permissions, lifecycle) and thin handlers. */
+import type { JsonObject } from "@bufbuild/protobuf";
+import { callOptions } from "@fop/kit/rpc/client";
+import type { FastifyInstance } from "fastify";
+import { checkBody } from "../../plugins/validate.ts";
+import { errorResponses, plainJson } from "../../schemas/common.ts";
+import type { RouteDeps } from "../deps.ts";
+import {
+  PICK_RUN_ACTION_SCHEMAS,
+  PICK_RUN_PATCH_ACTION_SCHEMAS,
+  PickRun,
+  PickRunActionsParameter,
+  PickRunForCreation,
+  PickRunIdParams,
+  PickRunPatchAction,
+  PickRunPickJobsPatchAction,
+} from "./schemas.ts";
+
+const tags = ["Picking (Operations)"];
+type IdParams = { pickRunId: string };
+
+export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+  const picking = clients.picking;
+
+  app.post(
+    "/api/pickruns",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Create pick run",
+        tags,
+        body: PickRunForCreation,
+        response: { 201: PickRun, ...errorResponses(400, 401, 403, 422) },
+        "x-fft-permissions": ["PICKRUN_WRITE"],
+      },
+      config: { permissions: ["PICKRUN_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const res = await picking.createPickRun({ body: req.body as JsonObject }, callOptions(req.ctx));
+      return reply
+        .code(201)
+        .header("location", `${publicUrl}/api/pickruns/${res.pickRun?.id}`)
+        .send(res.pickRun?.document);
+    },
+  );
+
+  app.get(
+    "/api/pickruns/:pickRunId",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get pick run",
+        tags,
+        params: PickRunIdParams,
+        response: { 200: PickRun, ...errorResponses(401, 403, 404) },
+        "x-fft-permissions": ["PICKRUN_READ"],
+      },
+      config: { permissions: ["PICKRUN_READ"], lifecycle: "GA" },
+    },
+    async (req) => {
+      const { pickRunId } = req.params as IdParams;
+      return (await picking.getPickRun({ id: pickRunId }, callOptions(req.ctx))).pickRun?.document;
+    },
+  );
+
+  app.patch(
+    "/api/pickruns/:pickRunId",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Update pick run",
+        tags,
+        params: PickRunIdParams,
+        body: PickRunPatchAction,
+        response: { 200: PickRun, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        "x-fft-permissions": ["PICKRUN_WRITE"],
+      },
+      config: { permissions: ["PICKRUN_WRITE"], lifecycle: "GA" },
+    },
+    async (req) => {
+      const { pickRunId } = req.params as IdParams;
+      const body = req.body as { version: number; actions: JsonObject[] };
+      body.actions.forEach((a, i) => {
+        checkBody(PICK_RUN_PATCH_ACTION_SCHEMAS[a.action as string]!, a, `body/actions/${i}`);
+      });
+      const res = await picking.patchPickRun(
+        { id: pickRunId, version: BigInt(body.version), actions: body.actions },
+        callOptions(req.ctx),
+      );
+      return res.pickRun?.document;
+    },
+  );
+
+  app.post(
+    "/api/pickruns/:pickRunId/actions",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Call pick run action",
+        tags,
+        params: PickRunIdParams,
+        body: PickRunActionsParameter,
+        response: { 200: PickRun, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        "x-fft-permissions": ["PICKRUN_WRITE"],
+      },
+      config: { permissions: ["PICKRUN_WRITE"], lifecycle: "GA" },
+    },
+    async (req) => {
+      const { pickRunId } = req.params as IdParams;
+      const body = req.body as JsonObject;
+      checkBody(PICK_RUN_ACTION_SCHEMAS[body.name as string]!, body, "body");
+      const res = await picking.pickRunAction({ id: pickRunId, action: body }, callOptions(req.ctx));
+      return res.pickRun?.document;
+    },
+  );
+
+  app.patch(
+    "/api/pickruns/:pickRunId/pickjobs",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Update pick run pick jobs (deprecated: use the REMOVE_PICK_JOB action)",
+        tags,
+        params: PickRunIdParams,
+        body: PickRunPickJobsPatchAction,
+        response: { 200: PickRun, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        "x-fft-permissions": ["PICKRUN_WRITE"],
+      },
+      config: {
+        permissions: ["PICKRUN_WRITE"],
+        lifecycle: "deprecated",
+        replacement: "/api/pickruns/{pickRunId}/actions",
+      },
+    },
+    async (req) => {
+      const { pickRunId } = req.params as IdParams;
+      const body = req.body as { version: number; actions: { pickJobRef: string }[] };
+      const res = await picking.removePickJobFromPickRun(
+        { id: pickRunId, version: BigInt(body.version), pickJobRef: body.actions[0]!.pickJobRef },
+        callOptions(req.ctx),
+      );
+      return res.pickRun?.document;
+    },
+  );
+}
