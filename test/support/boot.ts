@@ -16,6 +16,7 @@ import { freePort } from "@fop/kit/infra";
 import { createLogger } from "@fop/kit/logger";
 import { loadServiceConfig, type RunningService, type ServiceModule, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
+import { pickingService } from "@fop/picking";
 
 export interface TokenOptions {
   roles?: string[];
@@ -33,11 +34,12 @@ export interface ApiResponse<T = any> {
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 
-const MODULES = { catalog: catalogService, audit: auditService } as unknown as Record<
-  ServiceName,
-  ServiceModule<unknown>
->;
-export type ServiceName = "catalog" | "audit";
+const MODULES = {
+  catalog: catalogService,
+  audit: auditService,
+  picking: pickingService,
+} as unknown as Record<ServiceName, ServiceModule<unknown>>;
+export type ServiceName = "catalog" | "audit" | "picking";
 
 export interface System {
   baseUrl: string;
@@ -157,6 +159,8 @@ export async function bootSystem(
       EVENTS_SUBJECT_PREFIX: events.subjectPrefix,
       EVENTS_STREAM_MAX_AGE_HOURS: "1",
       EVENTS_ACK_WAIT_MS: "3000",
+      // The facility registry picking validates against.
+      ...(name === "picking" ? { CATALOG_URL: services.catalog.rpcUrl } : {}),
       ...opts.serviceEnv,
     };
     await boot(name);
@@ -170,6 +174,7 @@ export async function bootSystem(
       PORT: "0",
       CATALOG_URL: services.catalog.rpcUrl,
       AUDIT_URL: services.audit.rpcUrl,
+      PICKING_URL: services.picking.rpcUrl,
       AUTH_DEV_KEY_FILE: keyFile,
       RATE_LIMIT_ENABLED: "false",
       ...opts.gatewayEnv,

@@ -27,6 +27,7 @@ function convert(node: unknown): unknown {
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
     if (k === "$ref" && typeof v === "string") out.$ref = v.replace("#/components/schemas/", "");
+    else if (k === "allOf" && Array.isArray(v)) out.allOf = v.map((m) => open(convert(m) as Json));
     else if (
       k === "discriminator" ||
       k === "xml" ||
@@ -45,6 +46,32 @@ function convert(node: unknown): unknown {
   return out;
 }
 
+/**
+ * A member of an `allOf` is a part of the object, not all of it: its own `additionalProperties:
+ * false` would reject the other members' properties (PickJob = allOf[PickJobForCreation (closed),
+ * VersionedResource, {id, pickLineItems: PickLineItem[], ...}] would reject every real pick job, the
+ * platform's own included, because the read members extend nested objects too: a PickLineItem has
+ * `id`, `picked`, `status` that the closed PickLineItemForCreation forbids). So inside allOf, a
+ * member is checked in its open variant (`<Name>~open`): the same schema with every
+ * `additionalProperties: false` dropped, nested ones included. Types, required fields, enums and
+ * limits are all still checked.
+ */
+function open(member: Json): Json {
+  return deepOpen(member) as Json;
+}
+
+function deepOpen(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(deepOpen);
+  if (!node || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (k === "$ref" && typeof v === "string") out.$ref = v.endsWith("~open") ? v : `${v}~open`;
+    else if (k === "additionalProperties" && v === false) continue;
+    else out[k] = deepOpen(v);
+  }
+  return out;
+}
+
 let ajv: Ajv | undefined;
 
 function load(): Ajv {
@@ -55,8 +82,11 @@ function load(): Ajv {
   ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
   addFormats.default(ajv);
   for (const f of ["int64", "int32", "double", "float", "byte", "binary"]) ajv.addFormat(f, true);
-  for (const [name, schema] of Object.entries(doc.components.schemas))
-    ajv.addSchema({ ...(convert(schema) as Json), $id: name });
+  for (const [name, schema] of Object.entries(doc.components.schemas)) {
+    const converted = convert(schema) as Json;
+    ajv.addSchema({ ...converted, $id: name });
+    ajv.addSchema({ ...open(converted), $id: `${name}~open` });
+  }
   return ajv;
 }
 

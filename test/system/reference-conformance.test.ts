@@ -3,6 +3,7 @@
  * openapi-subset.yaml): a client written for that platform can read ours unchanged.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { facilityAddress } from "../support/fixtures.ts";
 import { referenceErrors, referenceMissing } from "../support/reference.ts";
 import { type System, startSystem } from "../support/system.ts";
 
@@ -11,14 +12,6 @@ if (referenceMissing) console.warn(referenceMissing);
 describe.skipIf(Boolean(referenceMissing))("responses conform to the reference schemas", () => {
   let sys: System;
   let api: ReturnType<System["as"]>;
-  const address = {
-    companyName: "ACME",
-    street: "Main",
-    houseNumber: "1",
-    postalCode: "12345",
-    city: "Town",
-    country: "DE",
-  };
 
   beforeAll(async () => {
     sys = await startSystem();
@@ -82,7 +75,7 @@ describe.skipIf(Boolean(referenceMissing))("responses conform to the reference s
       name: "Store",
       tenantFacilityId: "S1",
       address: {
-        ...address,
+        ...facilityAddress,
         resolvedTimeZone: { timeZoneId: "Europe/Berlin" },
         phoneNumbers: [{ value: "1", type: "MOBILE" }],
       },
