@@ -1,21 +1,26 @@
 /**
  * The bare baseline: the floor the system is measured against. A plain fastify server and a `pg`
  * Pool doing the same database work as the system for the same REST calls — no auth, no RPC hop, no
- * ORM, no tracing, no response schemas. Its table is the catalog's own `category` table (identical
- * columns and indexes, so inserts pay the same index upkeep), made by the catalog migration in a
- * separate throw-away database.
+ * ORM, no tracing, no response schemas. Its tables are the services' own (the catalog's `category`
+ * and `facility`, the picking service's `pick_job` and `outbox`: identical columns and indexes, so
+ * inserts pay the same index upkeep), made by their migrations in a separate throw-away database.
+ * The pick job routes are in baseline-pickjobs.ts.
  */
 import { catalogService } from "@fop/catalog";
 import { isUuid, newId } from "@fop/kit/ids";
 import { createTestDatabase } from "@fop/kit/testing/db";
+import { pickingService } from "@fop/picking";
 import fastify from "fastify";
 import pg from "pg";
+import { pickJobRoutes } from "./baseline-pickjobs.ts";
 
 /** Every baseline request acts for this tenant (the system's comes from the token). */
 export const BASELINE_TENANT = "bench";
 
 export interface Baseline {
   baseUrl: string;
+  /** Admin URL of its database (seeds write there). */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -66,8 +71,18 @@ export async function startBaseline(
   opts: { dbPoolMax: number; defaultLocale?: string },
 ): Promise<Baseline> {
   const defaultLocale = opts.defaultLocale ?? "en_US";
-  const db = await createTestDatabase(adminUrl, [catalogService]);
+  const db = await createTestDatabase(adminUrl, [catalogService, pickingService]);
   const pool = new pg.Pool({ connectionString: db.serviceUrl("catalog"), max: opts.dbPoolMax });
+  // The picking service has its own pool (and role) in the system too.
+  const picking = new pg.Pool({ connectionString: db.serviceUrl("picking"), max: opts.dbPoolMax });
+  // pool.end() resolves before its clients' sockets are closed, so dropping the database right after
+  // can hit a closing client with "terminating connection" (57P01); without a listener the pool's
+  // 'error' event would kill the process (leaving the system's child services running).
+  let closing = false;
+  for (const p of [pool, picking])
+    p.on("error", (err) => {
+      if (!closing) console.error(`[bench] baseline pool: ${err.message}`);
+    });
   const app = fastify({ logger: false });
 
   app.get<{ Params: { id: string } }>("/api/categories/:id", async (req, reply) => {
@@ -119,9 +134,13 @@ export async function startBaseline(
     },
   );
 
+  pickJobRoutes(app, BASELINE_TENANT, pool, picking);
+
   let listening = false;
   const close = async () => {
+    closing = true;
     if (listening) await app.close();
+    await picking.end();
     await pool.end();
     await db.drop();
   };
@@ -134,5 +153,5 @@ export async function startBaseline(
   }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
-  return { baseUrl: `http://127.0.0.1:${port}`, close };
+  return { baseUrl: `http://127.0.0.1:${port}`, databaseUrl: db.url, close };
 }

@@ -1,16 +1,18 @@
 /**
- * `npm run bench`: how much the system (gateway -> Connect RPC -> catalog service -> MikroORM ->
- * Postgres) costs per REST call, against a bare baseline (fastify + pg doing the same queries; see
- * baseline.ts) on the same Postgres.
+ * `npm run bench`: how much the system (gateway -> Connect RPC -> catalog / picking service ->
+ * MikroORM -> Postgres) costs per REST call, against a bare baseline (fastify + pg doing the same
+ * queries; see baseline.ts) on the same Postgres.
  *
- * For every scenario (scenarios.ts): seed each target over HTTP, warm each up (not measured), then
- * BENCH_ROUNDS interleaved rounds of "baseline, system" with autocannon at BENCH_CONNECTIONS for
- * BENCH_DURATION seconds each, so slow drift on a shared machine hits both alike; each metric is the
- * median over the rounds. Prints a table and writes the figures to test/bench/results/latest.json.
+ * For every scenario (scenarios.ts): seed each target (over HTTP; the pick jobs in SQL, see
+ * pickjob-seed.ts), warm each up (not measured), then BENCH_ROUNDS interleaved rounds of "baseline,
+ * system" with autocannon at BENCH_CONNECTIONS for BENCH_DURATION seconds each, so slow drift on a
+ * shared machine hits both alike; each metric is the median over the rounds. Prints a table and
+ * writes the figures to test/bench/results/latest.json.
  *
  * Environment (all optional): BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_ROUNDS (2),
  * BENCH_CONNECTIONS (10), BENCH_SEED (1000), BENCH_DB_POOL (10), BENCH_LOADGEN (worker|inline),
- * BENCH_SCENARIOS (comma-separated names), DATABASE_URL (else 127.0.0.1:5432, else embedded).
+ * BENCH_SCENARIOS (comma-separated names), BENCH_PICKJOBS (pick jobs the pick job scenarios run over,
+ * seeded in SQL: 100000), DATABASE_URL (else 127.0.0.1:5432, else embedded).
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
@@ -31,7 +33,8 @@ const benchConfig = {
   BENCH_ROUNDS: env.int("measured rounds per scenario, each running the baseline then the system", 2, 1, 100),
   BENCH_CONNECTIONS: env.int("concurrent connections of the load generator", 10, 1, 10_000),
   BENCH_SEED: env.int("entities each scenario's seed creates per target", 1000, 1, 1_000_000),
-  BENCH_DB_POOL: env.int("database connections of the catalog service, and of the baseline", 10, 1, 200),
+  BENCH_PICKJOBS: env.int("pick jobs seeded (in SQL) per target", 100_000, 1, 10_000_000),
+  BENCH_DB_POOL: env.int("database connections of each service, and of each baseline pool", 10, 1, 200),
   BENCH_LOADGEN: env.oneOf(["worker", "inline"], "where autocannon runs (see load.ts)", "worker"),
   BENCH_SCENARIOS: env.optionalString("comma-separated scenario names to run (default: all)"),
   BENCH_EVENT_WRITES: env.int("writes of the event-latency measurement (0: skip it)", 1000, 0),
@@ -89,7 +92,7 @@ async function runScenario(
   for (const t of TARGETS) {
     if (!scenario.seed) break;
     const started = Date.now();
-    seeds[t] = await scenario.seed(targets[t], { size: cfg.BENCH_SEED });
+    seeds[t] = await scenario.seed(targets[t], { size: cfg.BENCH_SEED, pickJobs: cfg.BENCH_PICKJOBS });
     log(`${scenario.name}: seeded ${t} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   const job = (t: TargetName, durationSec: number): LoadJob => ({
@@ -149,10 +152,16 @@ async function main(): Promise<void> {
   closers.push({ name: "baseline", close: baseline.close });
   const token = await system.token(BASELINE_TENANT, ["ADMIN"]);
   const targets: Record<TargetName, Target> = {
-    baseline: { name: "baseline", baseUrl: baseline.baseUrl, headers: { accept: "application/json" } },
+    baseline: {
+      name: "baseline",
+      baseUrl: baseline.baseUrl,
+      headers: { accept: "application/json" },
+      databaseUrl: baseline.databaseUrl,
+    },
     system: {
       name: "system",
       baseUrl: system.baseUrl,
+      databaseUrl: system.databaseUrl,
       headers: { accept: "application/json", authorization: `Bearer ${token}` },
     },
   };
@@ -186,6 +195,7 @@ async function main(): Promise<void> {
       rounds: cfg.BENCH_ROUNDS,
       connections: cfg.BENCH_CONNECTIONS,
       seedSize: cfg.BENCH_SEED,
+      pickJobs: cfg.BENCH_PICKJOBS,
       dbPoolMax: cfg.BENCH_DB_POOL,
       loadGenerator: cfg.BENCH_LOADGEN,
     },

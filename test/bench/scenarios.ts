@@ -8,6 +8,7 @@
  * and type-only, and make seeds structured-cloneable (plain data).
  */
 import type autocannon from "autocannon";
+import type { PickJobSeed } from "./pickjob-seed.ts";
 
 export type TargetName = "baseline" | "system";
 
@@ -16,11 +17,15 @@ export interface Target {
   name: TargetName;
   baseUrl: string;
   headers: Record<string, string>;
+  /** Admin URL of the target's own database (seeds that are too big for HTTP write there). */
+  databaseUrl?: string;
 }
 
 export interface SeedOptions {
   /** How many entities a seed creates (BENCH_SEED). */
   size: number;
+  /** How many pick jobs the pick job scenarios run over (BENCH_PICKJOBS; seeded in SQL). */
+  pickJobs: number;
 }
 
 export interface BuildContext<S> {
@@ -39,7 +44,10 @@ export type RequestBuilder<S> = (ctx: BuildContext<S>) => autocannon.Request[];
 export interface Scenario<S = undefined> {
   name: string;
   description: string;
-  /** Runs once per target before warm-up, over HTTP; the result is passed to the builders. */
+  /**
+   * Runs once per target before warm-up, over HTTP (or, for bulk data, in SQL through
+   * {@link Target.databaseUrl}); the result is passed to the builders.
+   */
   seed?: (target: Target, opts: SeedOptions) => Promise<S>;
   system: RequestBuilder<S>;
   baseline: RequestBuilder<S>;
@@ -141,6 +149,89 @@ export const scenarios: AnyScenario[] = [
     baseline: createCategory,
   } satisfies Scenario,
 ];
+
+/** Seeds once per target database (all pick job scenarios share it); imported lazily (pulls in pg). */
+const seedPickJobs = async (target: Target, opts: SeedOptions): Promise<PickJobSeed> =>
+  (await import("./pickjob-seed.ts")).seedPickJobs(target, opts.pickJobs);
+
+/** GET /api/pickjobs/{id}, rotating through a random sample of the seeded jobs. */
+const getPickJobById: RequestBuilder<PickJobSeed> = ({ seed }) => {
+  let i = 0;
+  return [
+    {
+      method: "GET",
+      setupRequest: (req) => ({ ...req, path: `/api/pickjobs/${seed.ids[i++ % seed.ids.length]}` }),
+    },
+  ];
+};
+
+/** The scanner's work list: one facility's OPEN jobs by targetTime, first page of 20. */
+const searchPickJobs: RequestBuilder<PickJobSeed> = ({ seed }) => [
+  {
+    method: "POST",
+    path: "/api/pickjobs/search",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      query: { and: [{ facilityRef: { eq: seed.facilityId } }, { status: { eq: "OPEN" } }] },
+      sort: [{ targetTime: "ASC" }],
+      size: 20,
+    }),
+  },
+];
+
+/** POST /api/pickjobs: a two-line shipping job in the seeded facility, unique tenantOrderId. */
+const createPickJob: RequestBuilder<PickJobSeed> = ({ seed, runId }) => {
+  let n = 0;
+  return [
+    {
+      method: "POST",
+      path: "/api/pickjobs",
+      headers: { "content-type": "application/json" },
+      setupRequest: (req) => {
+        n++;
+        return {
+          ...req,
+          body: JSON.stringify({
+            facilityRef: seed.facilityId,
+            orderDate: "2026-01-01T10:00:00.000Z",
+            tenantOrderId: `B-${runId}-${n}`,
+            deliveryinformation: { channel: "SHIPPING", targetTime: "2026-01-05T10:00:00.000Z" },
+            pickLineItems: [
+              { article: { tenantArticleId: "4711", title: "Cologne Water" }, quantity: 2 },
+              { article: { tenantArticleId: "0815", title: "Soap" }, quantity: 1 },
+            ],
+          }),
+        };
+      },
+    },
+  ];
+};
+
+// The reads run before the writes, so they measure the seeded BENCH_PICKJOBS jobs and no more.
+scenarios.push(
+  {
+    name: "get-pickjob",
+    description: "GET /api/pickjobs/{id}, random ids out of BENCH_PICKJOBS (100k) jobs",
+    seed: seedPickJobs,
+    system: getPickJobById,
+    baseline: getPickJobById,
+  } satisfies Scenario<PickJobSeed>,
+  {
+    name: "search-pickjobs",
+    description:
+      "POST /api/pickjobs/search facility eq + status OPEN, sort targetTime ASC, size 20, over BENCH_PICKJOBS (100k) jobs",
+    seed: seedPickJobs,
+    system: searchPickJobs,
+    baseline: searchPickJobs,
+  } satisfies Scenario<PickJobSeed>,
+  {
+    name: "create-pickjob",
+    description: "POST /api/pickjobs: facility check, then job row (derived columns) + outbox row",
+    seed: seedPickJobs,
+    system: createPickJob,
+    baseline: createPickJob,
+  } satisfies Scenario<PickJobSeed>,
+);
 
 export function findScenario(name: string): AnyScenario {
   const s = scenarios.find((x) => x.name === name);

@@ -7,6 +7,8 @@ import { bootSystem, type System } from "../support/boot.ts";
 
 export interface BenchSystem {
   baseUrl: string;
+  /** Admin URL of its database (seeds write there). */
+  databaseUrl: string;
   system: System;
   /** A token for `tenant` with the given roles (default ADMIN). */
   token(tenant: string, roles?: string[]): Promise<string>;
@@ -19,11 +21,12 @@ export async function startBenchSystem(
 ): Promise<BenchSystem> {
   const system = await bootSystem(infra, {
     // As deployed: every service its own process (the gateway runs in this one).
-    childProcesses: ["catalog", "audit"],
+    childProcesses: ["catalog", "audit", "picking"],
     serviceEnv: { DB_POOL_MAX: String(opts.dbPoolMax), LOG_LEVEL: "silent" },
   });
   return {
     baseUrl: system.baseUrl,
+    databaseUrl: system.db.url,
     system,
     token: (tenant, roles = ["ADMIN"]) => system.token(tenant, { roles, user: `${tenant}-bench` }),
     close: () => system.close(),
