@@ -90,12 +90,14 @@ afterAll(() => sys?.close());
 const create = async (overrides: Record<string, unknown> = {}) => {
   const res = await api("POST", "/api/pickjobs", jobBody(overrides));
   expect(res.status, res.text).toBe(201);
+  expectConformant("PickJob", res.body);
   return res.body;
 };
 const act = (id: string, body: Record<string, unknown>) => api("POST", `/api/pickjobs/${id}/actions`, body);
 const ok = async (id: string, body: Record<string, unknown>) => {
   const res = await act(id, body);
   expect(res.status, res.text).toBe(200);
+  expectConformant("PickJob", res.body);
   return res.body;
 };
 const expectConformant = (schema: string, value: unknown) => {
