@@ -35,7 +35,7 @@ export interface RpcClientOptions {
 
 /**
  * A typed Connect client for `service` at `baseUrl` over HTTP/2 (h2c for http:// URLs), binary
- * protobuf, with client spans and trace propagation.
+ * protobuf, uncompressed, with client spans and trace propagation.
  */
 export function createRpcClient<T extends DescService>(
   service: T,
@@ -46,6 +46,9 @@ export function createRpcClient<T extends DescService>(
     baseUrl,
     httpVersion: "2",
     useBinaryFormat: true,
+    // No gzip between services: on a cluster network the CPU it costs (a tenth of a call's work for
+    // ~1 KiB documents, on both sides) is worth more than the bytes it saves.
+    acceptCompression: [],
     interceptors: [clientTraceInterceptor],
     defaultTimeoutMs: opts.timeoutMs ?? 10_000,
     pingIntervalMs: 30_000,
