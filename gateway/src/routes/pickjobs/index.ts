@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { checkBody } from "../../plugins/validate.ts";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
+import { sendDocument, sendDocumentPage } from "../documents.ts";
 import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import {
   PICK_JOB_ACTION_SCHEMAS,
@@ -105,8 +106,8 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
     },
     async (req, reply) => {
       const res = await picking.createPickJob({ body: req.body as JsonObject }, callOptions(req.ctx));
-      const job = res.pickJob?.document ?? {};
-      return reply.code(201).header("location", `${publicUrl}/api/pickjobs/${res.pickJob?.id}`).send(job);
+      reply.code(201).header("location", `${publicUrl}/api/pickjobs/${res.pickJob?.id}`);
+      return sendDocument(reply, res.pickJob?.documentJson);
     },
   );
 
@@ -123,12 +124,15 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       },
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
-    async (req) => {
+    async (req, reply) => {
       const res = await picking.searchPickJobs(
         { search: toSearchRequest(req.body as SearchBody) },
         callOptions(req.ctx),
       );
-      return { pickJobs: res.pickJobs, pageInfo: toPageInfo(res.pageInfo), ...withTotal(res.total) };
+      return sendDocumentPage(reply, "pickJobs", res.pickJobsJson, {
+        pageInfo: toPageInfo(res.pageInfo),
+        ...withTotal(res.total),
+      });
     },
   );
 
@@ -145,9 +149,12 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       },
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
-    async (req) => {
+    async (req, reply) => {
       const { pickJobId } = req.params as IdParams;
-      return (await picking.getPickJob({ id: pickJobId }, callOptions(req.ctx))).pickJob?.document;
+      return sendDocument(
+        reply,
+        (await picking.getPickJob({ id: pickJobId }, callOptions(req.ctx))).pickJob?.documentJson,
+      );
     },
   );
 
@@ -169,7 +176,7 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         replacement: "/api/pickjobs/{pickJobId}/actions",
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { pickJobId } = req.params as IdParams;
       const body = req.body as { version: number; actions: JsonObject[] };
       body.actions.forEach((a, i) => {
@@ -179,7 +186,7 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         { id: pickJobId, version: BigInt(body.version), actions: body.actions },
         callOptions(req.ctx),
       );
-      return res.pickJob?.document;
+      return sendDocument(reply, res.pickJob?.documentJson);
     },
   );
 
@@ -197,12 +204,12 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       },
       config: { permissions: ["PICKJOB_WRITE"], lifecycle: "GA" },
     },
-    async (req) => {
+    async (req, reply) => {
       const { pickJobId } = req.params as IdParams;
       const body = req.body as JsonObject;
       checkBody(PICK_JOB_ACTION_SCHEMAS[body.name as string]!, body, "body");
       const res = await picking.pickJobAction({ id: pickJobId, action: body }, callOptions(req.ctx));
-      return res.pickJob?.document;
+      return sendDocument(reply, res.pickJob?.documentJson);
     },
   );
 

@@ -5,6 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { checkBody } from "../../plugins/validate.ts";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
+import { sendDocument } from "../documents.ts";
 import {
   PICK_RUN_ACTION_SCHEMAS,
   PICK_RUN_PATCH_ACTION_SCHEMAS,
@@ -37,10 +38,8 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
     },
     async (req, reply) => {
       const res = await picking.createPickRun({ body: req.body as JsonObject }, callOptions(req.ctx));
-      return reply
-        .code(201)
-        .header("location", `${publicUrl}/api/pickruns/${res.pickRun?.id}`)
-        .send(res.pickRun?.document);
+      reply.code(201).header("location", `${publicUrl}/api/pickruns/${res.pickRun?.id}`);
+      return sendDocument(reply, res.pickRun?.documentJson);
     },
   );
 
@@ -57,9 +56,12 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       },
       config: { permissions: ["PICKRUN_READ"], lifecycle: "GA" },
     },
-    async (req) => {
+    async (req, reply) => {
       const { pickRunId } = req.params as IdParams;
-      return (await picking.getPickRun({ id: pickRunId }, callOptions(req.ctx))).pickRun?.document;
+      return sendDocument(
+        reply,
+        (await picking.getPickRun({ id: pickRunId }, callOptions(req.ctx))).pickRun?.documentJson,
+      );
     },
   );
 
@@ -77,7 +79,7 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       },
       config: { permissions: ["PICKRUN_WRITE"], lifecycle: "GA" },
     },
-    async (req) => {
+    async (req, reply) => {
       const { pickRunId } = req.params as IdParams;
       const body = req.body as { version: number; actions: JsonObject[] };
       body.actions.forEach((a, i) => {
@@ -87,7 +89,7 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         { id: pickRunId, version: BigInt(body.version), actions: body.actions },
         callOptions(req.ctx),
       );
-      return res.pickRun?.document;
+      return sendDocument(reply, res.pickRun?.documentJson);
     },
   );
 
@@ -105,12 +107,12 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       },
       config: { permissions: ["PICKRUN_WRITE"], lifecycle: "GA" },
     },
-    async (req) => {
+    async (req, reply) => {
       const { pickRunId } = req.params as IdParams;
       const body = req.body as JsonObject;
       checkBody(PICK_RUN_ACTION_SCHEMAS[body.name as string]!, body, "body");
       const res = await picking.pickRunAction({ id: pickRunId, action: body }, callOptions(req.ctx));
-      return res.pickRun?.document;
+      return sendDocument(reply, res.pickRun?.documentJson);
     },
   );
 
@@ -132,14 +134,14 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         replacement: "/api/pickruns/{pickRunId}/actions",
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { pickRunId } = req.params as IdParams;
       const body = req.body as { version: number; actions: { pickJobRef: string }[] };
       const res = await picking.removePickJobFromPickRun(
         { id: pickRunId, version: BigInt(body.version), pickJobRef: body.actions[0]!.pickJobRef },
         callOptions(req.ctx),
       );
-      return res.pickRun?.document;
+      return sendDocument(reply, res.pickRun?.documentJson);
     },
   );
 }

@@ -1,6 +1,9 @@
-import type { JsonObject, MessageInitShape } from "@bufbuild/protobuf";
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { PickJobSchema, PickRunSchema } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import type { PickJob, PickRun } from "../domain/types.ts";
+
+/** A read-model document as the RPC carries it: UTF-8 JSON (the gateway sends it as it is). */
+export const documentJson = (doc: object): Uint8Array => Buffer.from(JSON.stringify(doc));
 
 /** Pick job -> its RPC message: typed envelope + the read-model document. */
 export function toPickJobMessage(job: PickJob): MessageInitShape<typeof PickJobSchema> {
@@ -8,7 +11,7 @@ export function toPickJobMessage(job: PickJob): MessageInitShape<typeof PickJobS
     id: job.id,
     version: BigInt(job.version),
     status: job.status,
-    document: job as unknown as JsonObject,
+    documentJson: documentJson(job),
   };
 }
 
@@ -18,6 +21,6 @@ export function toPickRunMessage(run: Omit<PickRun, "lineSources">): MessageInit
     id: run.id,
     version: BigInt(run.version),
     status: run.status,
-    document: run as unknown as JsonObject,
+    documentJson: documentJson(run),
   };
 }

@@ -12,7 +12,7 @@ import type { JsonObject as DomainJson, PickJob, PickRun } from "../domain/types
 import type { PickingDeps } from "../usecases/deps.ts";
 import * as jobs from "../usecases/pickjobs.ts";
 import * as runs from "../usecases/pickruns.ts";
-import { toPickJobMessage, toPickRunMessage } from "./mapper.ts";
+import { documentJson, toPickJobMessage, toPickRunMessage } from "./mapper.ts";
 
 const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 const jobOut = (job: PickJob) => ({ pickJob: toPickJobMessage(job) });
@@ -91,7 +91,7 @@ export function pickingRoutes(deps: PickingDeps) {
       async searchPickJobs(req, hctx) {
         const result = await jobs.searchPickJobs(deps, requestContext(hctx), searchParams(req.search));
         return {
-          pickJobs: result.rows as unknown as JsonObject[],
+          pickJobsJson: result.rows.map(documentJson),
           pageInfo: result.pageInfo,
           total: result.total === undefined ? undefined : BigInt(result.total),
         };

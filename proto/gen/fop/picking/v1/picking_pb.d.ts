@@ -4,10 +4,13 @@
 
 // The picking service owns pick jobs and pick runs.
 //
-// A pick job / pick run is carried as its JSON document (google.protobuf.Struct) shaped exactly like
-// the platform's read model (reference schemas PickJob / PickRun): those models have ~150 nested
-// fields that the gateway passes through unchanged, so a typed mirror would only add a mapping layer
-// to keep in sync. The fields the transport itself needs (id, version, status) are typed.
+// A pick job / pick run is carried as its JSON document shaped exactly like the platform's read
+// model (reference schemas PickJob / PickRun): those models have ~150 nested fields that the gateway
+// passes through unchanged, so a typed mirror would only add a mapping layer to keep in sync. The
+// fields the transport itself needs (id, version, status) are typed. Documents going out are UTF-8
+// JSON bytes, which the gateway sends as the response body without parsing them (as a
+// google.protobuf.Struct they cost a tenth of a call's CPU to encode and decode again); request
+// bodies the gateway has parsed and validated travel as Struct.
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
@@ -46,11 +49,11 @@ export declare type PickJob = Message<"fop.picking.v1.PickJob"> & {
   status: string;
 
   /**
-   * The whole read model (reference schema PickJob), including id/version/status.
+   * The whole read model (reference schema PickJob), including id/version/status, as UTF-8 JSON.
    *
-   * @generated from field: google.protobuf.Struct document = 4;
+   * @generated from field: bytes document_json = 5;
    */
-  document?: JsonObject | undefined;
+  documentJson: Uint8Array;
 };
 
 /**
@@ -87,11 +90,11 @@ export declare type PickRun = Message<"fop.picking.v1.PickRun"> & {
   status: string;
 
   /**
-   * The whole read model (reference schema PickRun).
+   * The whole read model (reference schema PickRun), as UTF-8 JSON.
    *
-   * @generated from field: google.protobuf.Struct document = 4;
+   * @generated from field: bytes document_json = 5;
    */
-  document?: JsonObject | undefined;
+  documentJson: Uint8Array;
 };
 
 /**
@@ -595,11 +598,11 @@ export declare const SearchPickJobsRequestSchema: GenMessage<SearchPickJobsReque
  */
 export declare type SearchPickJobsResponse = Message<"fop.picking.v1.SearchPickJobsResponse"> & {
   /**
-   * PickJob documents.
+   * PickJob documents, each UTF-8 JSON.
    *
-   * @generated from field: repeated google.protobuf.Struct pick_jobs = 1;
+   * @generated from field: repeated bytes pick_jobs_json = 4;
    */
-  pickJobs: JsonObject[];
+  pickJobsJson: Uint8Array[];
 
   /**
    * Cursors.
