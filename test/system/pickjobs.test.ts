@@ -641,6 +641,54 @@ describe("documents and load units", () => {
     expect((await api("GET", `/api/pickjobs/${without.id}/transferlabel`)).status).toBe(404);
   });
 
+  it("delivery note: a PDF for every job, in English or German; 404 for unknown or foreign jobs; 400 for a bad locale", async () => {
+    const job = await create();
+    const pdfOf = async (path: string) => {
+      const res = await fetch(`${sys.baseUrl}${path}`, {
+        headers: { authorization: `Bearer ${await sys.token("acme")}` },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/pdf");
+      expect(res.headers.get("content-disposition")).toBe(
+        `inline; filename="deliverynote-${job.shortId}.pdf"`,
+      );
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+      return bytes;
+    };
+    const english = await pdfOf(`/api/pickjobs/${job.id}/deliverynote`);
+    const german = await pdfOf(`/api/pickjobs/${job.id}/deliverynote?locale=de_DE`);
+    // The title is in the PDF's (uncompressed) info dictionary; the body differs with the language.
+    expect(english.toString("latin1")).toContain("(Delivery note ");
+    expect(german.equals(english)).toBe(false);
+    expect((await pdfOf(`/api/pickjobs/${job.id}/deliverynote?locale=en_US`)).length).toBe(english.length);
+
+    const bad = await api(
+      "GET",
+      `/api/pickjobs/${job.id}/deliverynote?locale=${encodeURIComponent("de DE;")}`,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body[0].description).toContain("locale");
+    expect((await api("GET", "/api/pickjobs/0190d6e8-8c3a-7f1b-9d2e-4a6b8c0d1e2f/deliverynote")).status).toBe(
+      404,
+    );
+    expect((await other("GET", `/api/pickjobs/${job.id}/deliverynote`)).status).toBe(404);
+    const auditor = sys.as(await sys.token("acme", { roles: ["AUDITOR"] }));
+    expect((await auditor("GET", `/api/pickjobs/${job.id}/deliverynote`)).status).toBe(403);
+  });
+
+  it("document handling: the job's DocumentHandling; 404 for unknown or foreign jobs", async () => {
+    const job = await create();
+    const res = await api("GET", `/api/pickjobs/${job.id}/documenthandling`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ sendLabel: { enabled: false } });
+    expectConformant("DocumentHandling", res.body);
+    expect(
+      (await api("GET", "/api/pickjobs/0190d6e8-8c3a-7f1b-9d2e-4a6b8c0d1e2f/documenthandling")).status,
+    ).toBe(404);
+    expect((await other("GET", `/api/pickjobs/${job.id}/documenthandling`)).status).toBe(404);
+  });
+
   it("load units are 501 with a clear body (after the body and the job were checked)", async () => {
     const job = await create();
     const res = await api("POST", `/api/pickjobs/${job.id}/loadunits`, { codes: ["LU-1"] });

@@ -10,6 +10,8 @@ import type { RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentPage } from "../documents.ts";
 import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import {
+  DeliveryNoteQuery,
+  DocumentHandling,
   PICK_JOB_ACTION_SCHEMAS,
   PICKING_PATCH_ACTION_SCHEMAS,
   PickingLoadUnitForCreation,
@@ -235,7 +237,11 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
 
   const document = (kind: PickJobDocumentKind) => async (req: FastifyRequest, reply: FastifyReply) => {
     const { pickJobId } = req.params as IdParams;
-    const res = await picking.getPickJobDocument({ id: pickJobId, kind }, callOptions(req.ctx));
+    const { locale } = (req.query ?? {}) as { locale?: string };
+    const res = await picking.getPickJobDocument(
+      { id: pickJobId, kind, locale: locale ?? "" },
+      callOptions(req.ctx),
+    );
     return reply
       .type("application/pdf")
       .header("content-disposition", `inline; filename="${res.fileName}"`)
@@ -277,6 +283,46 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
     document(PickJobDocumentKind.TRANSFER_LABEL),
+  );
+
+  app.get(
+    "/api/pickjobs/:pickJobId/deliverynote",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get pick job delivery note",
+        tags,
+        params: pdf,
+        querystring: DeliveryNoteQuery,
+        response: pdfResponse,
+        "x-fft-permissions": ["PICKJOB_READ"],
+      },
+      config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
+    },
+    document(PickJobDocumentKind.DELIVERY_NOTE),
+  );
+
+  app.get(
+    "/api/pickjobs/:pickJobId/documenthandling",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get pick job document handling",
+        tags: ["Picking Configuration (Operations)"],
+        params: PickJobIdParams,
+        response: { 200: DocumentHandling, ...errorResponses(401, 403, 404) },
+        "x-fft-permissions": ["PICKJOB_READ"],
+      },
+      config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
+    },
+    async (req) => {
+      const { pickJobId } = req.params as IdParams;
+      const res = await picking.getPickJob({ id: pickJobId }, callOptions(req.ctx));
+      const job = JSON.parse(Buffer.from(res.pickJob?.documentJson ?? []).toString("utf8")) as {
+        documentHandling?: unknown;
+      };
+      return job.documentHandling ?? { sendLabel: { enabled: false } };
+    },
   );
 
   /** Load units belong to the load-unit service (a later issue): until it exists these answer 501. */

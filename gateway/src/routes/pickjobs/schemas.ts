@@ -1347,6 +1347,15 @@ export const ResolvedSubstitutes = Type.Object(
 
 const PickJobId = Type.String({ minLength: 1, maxLength: 256, description: "ID of the pick job" });
 export const PickJobIdParams = Type.Object({ pickJobId: PickJobId });
+export const DeliveryNoteQuery = Type.Object({
+  locale: opt(
+    Type.String({
+      pattern: "^[a-z]{2}([_-][A-Za-z]{2})?$",
+      description:
+        "Provide the localized values for the delivery note. If not provided the default locale is used. For example de_DE",
+    }),
+  ),
+});
 export const PickLineItemParams = Type.Object({
   pickJobId: PickJobId,
   pickLineItemId: Type.String({ minLength: 1, maxLength: 256, description: "ID of the pick line item" }),

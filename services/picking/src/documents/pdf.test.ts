@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PICK_JOB_STATUSES, type PickJob, type PickLineItem } from "../domain/types.ts";
-import { hasDocument, printable, renderDocument } from "./pdf.ts";
+import { hasDocument, labelsFor, printable, renderDocument } from "./pdf.ts";
 
 const now = new Date("2026-01-01T00:00:00Z");
 
@@ -239,6 +239,71 @@ describe("return note", () => {
     for (const page of pages)
       expect(page.startsWith("Article\nArticle no.\nQty") || page.startsWith("Return note")).toBe(true);
     expect(drawnText(content)).toContain("\x80"); // the euro sign, WinAnsi code 0x80
+  });
+});
+
+describe("delivery note", () => {
+  it("exists for every job, whatever channel and status", () => {
+    for (const status of PICK_JOB_STATUSES) {
+      expect(hasDocument(job({ status }), "DELIVERY_NOTE")).toBe(true);
+      expect(
+        hasDocument(
+          job({ status, deliveryinformation: { channel: "COLLECT" }, transfers: [] }),
+          "DELIVERY_NOTE",
+        ),
+      ).toBe(true);
+    }
+  });
+
+  it("lists every line with ordered and picked quantities, picked substitutes marked", async () => {
+    const { content, fileName } = await renderDocument(job(), "DELIVERY_NOTE", now, { compress: false });
+    expect(fileName).toBe("deliverynote-K7Q2XM.pdf");
+    expect(pageCount(content)).toBe(1);
+    const text = drawnText(content);
+    expect(text.startsWith("Delivery note")).toBe(true);
+    for (const s of ["Order: R456728546", "Order date: 2020-02-03", "Pick job: K7Q2XM", "Deliver to"]) {
+      expect(text).toContain(s);
+    }
+    expect(text).toContain("Article\nArticle no.\nOrdered\nPicked");
+    // Unlike the return note, unpicked lines are listed too (ordered 2, picked 0).
+    expect(text).toContain("Unpicked Soap\n0815\n2\n0");
+    expect(text).toContain("Cologne Water\n4711\n4\n4");
+    expect(text).toContain("Substitute Soap (substitute)\n0816\n2\n2");
+    expect(text).not.toContain("Unpicked Substitute");
+  });
+
+  it("speaks German for de locales and uses the articles' localized titles", async () => {
+    const lines: PickLineItem[] = [
+      line(1, { article: { tenantArticleId: "A1", title: "Soap", titleLocalized: { de_DE: "Seife" } } }),
+      line(2, { article: { tenantArticleId: "A2", title: "Towel" } }),
+    ];
+    const de = drawnText(
+      (
+        await renderDocument(job({ pickLineItems: lines }), "DELIVERY_NOTE", now, {
+          compress: false,
+          locale: "de_DE",
+        })
+      ).content,
+    );
+    expect(de.startsWith("Lieferschein")).toBe(true);
+    expect(de).toContain("Bestellung: R456728546");
+    expect(de).toContain("Artikel\nArtikelnr.\nBestellt\nGeliefert");
+    expect(de).toContain("Seife\nA1");
+    expect(de).toContain("Towel\nA2"); // no German title: the title as it is
+    const en = drawnText(
+      (
+        await renderDocument(job({ pickLineItems: lines }), "DELIVERY_NOTE", now, {
+          compress: false,
+          locale: "en_US",
+        })
+      ).content,
+    );
+    expect(en).toContain("Soap\nA1");
+    expect(en).not.toContain("Seife");
+    expect(labelsFor("de").deliveryNote).toBe("Lieferschein");
+    expect(labelsFor("DE-at").deliveryNote).toBe("Lieferschein");
+    expect(labelsFor("fr_FR").deliveryNote).toBe("Delivery note");
+    expect(labelsFor(undefined).deliveryNote).toBe("Delivery note");
   });
 });
 

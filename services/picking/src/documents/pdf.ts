@@ -13,6 +13,11 @@
  *   substitutes (`substituteLineItems` with picked > 0) are listed with their own article), a short
  *   "how to return" text and the return code (the shortId). The table breaks across pages with its
  *   header repeated.
+ * - DELIVERY_NOTE exists for every job (the packing slip that goes with the goods): A4, in the
+ *   language of the `locale` asked for (German for `de`/`de_*`, else English; an article's
+ *   `titleLocalized` entry for that locale is used when there is one), listing the shortId,
+ *   tenantOrderId, order date, the consumer's address as above and a table of every line (article,
+ *   tenantArticleId, ordered and picked quantity) plus picked substitutes.
  * - TRANSFER_LABEL exists when the job has at least one entry in `transfers` (an operative transfer
  *   between facilities): one A6 (105 x 148 mm) label page per transfer with the transfer id and type
  *   (SUPPLIER/RECEIVER), facilityRef, shortId, tenantOrderId, the target time
@@ -26,21 +31,24 @@
  *
  * Rendering is deterministic for a job and `now`: the PDF's CreationDate/ModDate come from `now` and
  * the file id pdfkit derives from them, no random ids, so the same request gives the same bytes.
- * File names: `returnnote-<shortId>.pdf`, `transferlabel-<shortId>.pdf`.
+ * File names: `returnnote-<shortId>.pdf`, `deliverynote-<shortId>.pdf`, `transferlabel-<shortId>.pdf`.
  */
 import PDFDocument from "pdfkit";
 import type { JsonObject, PickJob, PickLineItem } from "../domain/types.ts";
 
-export type DocumentKind = "RETURN_NOTE" | "TRANSFER_LABEL";
+export type DocumentKind = "RETURN_NOTE" | "DELIVERY_NOTE" | "TRANSFER_LABEL";
 
 export interface RenderOptions {
   /** Deflate the page content streams (default true; false leaves the drawn text searchable in the bytes). */
   compress?: boolean;
+  /** The delivery note's language, e.g. `de_DE` (default: English). */
+  locale?: string;
 }
 
 /** Whether the job has this document; the route answers 404 when not. */
 export function hasDocument(job: PickJob, kind: DocumentKind): boolean {
   if (kind === "TRANSFER_LABEL") return (job.transfers?.length ?? 0) > 0;
+  if (kind === "DELIVERY_NOTE") return true;
   return (
     job.deliveryinformation.channel === "SHIPPING" && (job.status === "PICKED" || job.status === "CLOSED")
   );
@@ -149,28 +157,37 @@ function shortened(doc: Doc, text: string, width: number): string {
 
 const MAX_TITLE = 300;
 
-function returnNote(doc: Doc, job: PickJob): void {
+interface Column {
+  label: string;
+  /** Share of the text width; the last column is right-aligned (quantities). */
+  share: number;
+}
+
+/**
+ * Draws a table from the current position on: a bold header with a rule, then the rows; a row
+ * never splits across pages, and every new page repeats the header. Leaves `doc.y` below it.
+ */
+function table(doc: Doc, columns: Column[], rows: string[][]): void {
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
-  const col = { title: left, titleW: 300, id: left + 310, idW: 120, qty: left + 440, qtyW: width - 440 };
-
-  doc.font("Helvetica-Bold").fontSize(18).text("Return note");
-  doc.moveDown(0.5).font("Helvetica").fontSize(10);
-  doc.text(`Order: ${printable(job.tenantOrderId ?? job.orderRef ?? job.id)}`);
-  doc.text(`Order date: ${printable(job.orderDate.slice(0, 10))}`);
-  doc.text(`Pick job: ${printable(job.shortId)}`);
-  const address = consumerAddress(job);
-  if (address.length > 0) {
-    doc.moveDown().font("Helvetica-Bold").text("Shipped to");
-    doc.font("Helvetica");
-    for (const line of address) doc.text(line, { width });
+  const gap = 10;
+  const xs: number[] = [];
+  const ws: number[] = [];
+  let x = left;
+  for (const c of columns) {
+    xs.push(x);
+    ws.push(c.share * width - gap);
+    x += c.share * width;
   }
-
+  const last = columns.length - 1;
+  const cell = (text: string, i: number, y: number): void => {
+    doc.text(text, xs[i], y, { width: ws[i], align: i === last ? "right" : "left" });
+  };
   const header = (y: number): number => {
     doc.font("Helvetica-Bold").fontSize(10);
-    doc.text("Article", col.title, y, { width: col.titleW });
-    doc.text("Article no.", col.id, y, { width: col.idW });
-    doc.text("Qty", col.qty, y, { width: col.qtyW, align: "right" });
+    columns.forEach((c, i) => {
+      cell(c.label, i, y);
+    });
     doc.font("Helvetica");
     const below = y + doc.currentLineHeight(true) + 2;
     doc
@@ -185,26 +202,109 @@ function returnNote(doc: Doc, job: PickJob): void {
   // The header and at least one row on the same page.
   if (doc.y + 3 * doc.currentLineHeight(true) > doc.page.maxY()) doc.addPage();
   let y = header(doc.y);
-  for (const row of pickedRows(job.pickLineItems)) {
-    const title = printable(row.title).slice(0, MAX_TITLE);
-    const articleId = printable(row.articleId).slice(0, MAX_TITLE);
-    const height = Math.max(
-      doc.heightOfString(title, { width: col.titleW }),
-      doc.heightOfString(articleId, { width: col.idW }),
-    );
+  for (const raw of rows) {
+    const row = raw.map((v) => printable(v).slice(0, MAX_TITLE));
+    const height = Math.max(...row.map((v, i) => doc.heightOfString(v, { width: ws[i] })));
     // The whole row goes on one page: start a new page (header repeated) when it does not fit.
     if (y + height > doc.page.maxY()) {
       doc.addPage();
       y = header(doc.page.margins.top);
     }
-    doc.text(title, col.title, y, { width: col.titleW });
-    doc.text(articleId, col.id, y, { width: col.idW });
-    doc.text(String(row.picked), col.qty, y, { width: col.qtyW, align: "right" });
+    row.forEach((v, i) => {
+      cell(v, i, y);
+    });
     y += height + 4;
   }
-
   doc.x = left;
   doc.y = y;
+}
+
+/** The job's order, date and pick job lines, then the consumer's address under `addressTitle`. */
+function orderBlock(doc: Doc, job: PickJob, t: Labels, addressTitle: string): void {
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+  doc.moveDown(0.5).font("Helvetica").fontSize(10);
+  doc.text(`${t.order}: ${printable(job.tenantOrderId ?? job.orderRef ?? job.id)}`);
+  doc.text(`${t.orderDate}: ${printable(job.orderDate.slice(0, 10))}`);
+  doc.text(`${t.pickJob}: ${printable(job.shortId)}`);
+  const address = consumerAddress(job);
+  if (address.length > 0) {
+    doc.moveDown().font("Helvetica-Bold").text(addressTitle);
+    doc.font("Helvetica");
+    for (const line of address) doc.text(line, { width });
+  }
+}
+
+interface Labels {
+  order: string;
+  orderDate: string;
+  pickJob: string;
+  article: string;
+  articleNo: string;
+  ordered: string;
+  picked: string;
+  deliveryNote: string;
+  deliverTo: string;
+  substitute: string;
+}
+
+const LABELS: Record<"en" | "de", Labels> = {
+  en: {
+    order: "Order",
+    orderDate: "Order date",
+    pickJob: "Pick job",
+    article: "Article",
+    articleNo: "Article no.",
+    ordered: "Ordered",
+    picked: "Picked",
+    deliveryNote: "Delivery note",
+    deliverTo: "Deliver to",
+    substitute: "substitute",
+  },
+  de: {
+    order: "Bestellung",
+    orderDate: "Bestelldatum",
+    pickJob: "Pickauftrag",
+    article: "Artikel",
+    articleNo: "Artikelnr.",
+    ordered: "Bestellt",
+    picked: "Geliefert",
+    deliveryNote: "Lieferschein",
+    deliverTo: "Lieferadresse",
+    substitute: "Ersatz",
+  },
+};
+
+/** The labels for a locale such as `de_DE` (German for `de`, English for anything else). */
+export function labelsFor(locale: string | undefined): Labels {
+  return locale?.toLowerCase().split(/[_-]/)[0] === "de" ? LABELS.de : LABELS.en;
+}
+
+/** The article's title in `locale` when it has one (`titleLocalized`), else its title. */
+function localTitle(
+  article: { title: string; titleLocalized?: unknown },
+  locale: string | undefined,
+): string {
+  const localized = obj(article.titleLocalized);
+  const hit = locale ? localized?.[locale] : undefined;
+  return typeof hit === "string" && hit !== "" ? hit : article.title;
+}
+
+function returnNote(doc: Doc, job: PickJob): void {
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+  const t = LABELS.en;
+  doc.font("Helvetica-Bold").fontSize(18).text("Return note");
+  orderBlock(doc, job, t, "Shipped to");
+  table(
+    doc,
+    [
+      { label: t.article, share: 0.58 },
+      { label: t.articleNo, share: 0.25 },
+      { label: "Qty", share: 0.17 },
+    ],
+    pickedRows(job.pickLineItems).map((r) => [r.title, r.articleId, String(r.picked)]),
+  );
   doc.moveDown(1.5);
   doc.font("Helvetica-Bold").fontSize(10).text("How to return", left, doc.y, { width });
   doc
@@ -220,6 +320,41 @@ function returnNote(doc: Doc, job: PickJob): void {
     .font("Helvetica-Bold")
     .fontSize(14)
     .text(`Return code: ${printable(job.shortId)}`, { width });
+}
+
+function deliveryNote(doc: Doc, job: PickJob, locale: string | undefined): void {
+  const t = labelsFor(locale);
+  doc.font("Helvetica-Bold").fontSize(18).text(t.deliveryNote);
+  orderBlock(doc, job, t, t.deliverTo);
+  const rows: string[][] = [];
+  for (const line of job.pickLineItems) {
+    rows.push([
+      localTitle(line.article, locale),
+      line.article.tenantArticleId,
+      String(line.quantity),
+      String(line.picked),
+    ]);
+    for (const sub of line.substituteLineItems ?? []) {
+      if ((sub.picked ?? 0) > 0) {
+        rows.push([
+          `${localTitle(sub.article, locale)} (${t.substitute})`,
+          sub.article.tenantArticleId,
+          sub.quantity === undefined ? "-" : String(sub.quantity),
+          String(sub.picked),
+        ]);
+      }
+    }
+  }
+  table(
+    doc,
+    [
+      { label: t.article, share: 0.46 },
+      { label: t.articleNo, share: 0.22 },
+      { label: t.ordered, share: 0.16 },
+      { label: t.picked, share: 0.16 },
+    ],
+    rows,
+  );
 }
 
 function transferLabels(doc: Doc, job: PickJob): void {
@@ -261,21 +396,27 @@ export async function renderDocument(
   opts: RenderOptions = {},
 ): Promise<{ content: Uint8Array; fileName: string }> {
   const label = kind === "TRANSFER_LABEL";
+  const title = {
+    RETURN_NOTE: "Return note",
+    DELIVERY_NOTE: "Delivery note",
+    TRANSFER_LABEL: "Transfer label",
+  }[kind];
   const doc = new PDFDocument({
     size: label ? "A6" : "A4",
     margin: label ? 20 : 50,
     compress: opts.compress ?? true,
     info: {
-      Title: `${label ? "Transfer label" : "Return note"} ${printable(job.shortId)}`,
+      Title: `${title} ${printable(job.shortId)}`,
       Producer: "fulfillment-ops picking",
       Creator: "fulfillment-ops picking",
       CreationDate: now,
       ModDate: now,
     },
   });
-  if (label) transferLabels(doc, job);
+  if (kind === "TRANSFER_LABEL") transferLabels(doc, job);
+  else if (kind === "DELIVERY_NOTE") deliveryNote(doc, job, opts.locale);
   else returnNote(doc, job);
   const content = await collect(doc);
   const safeId = job.shortId.replace(/[^A-Za-z0-9_-]/g, "_");
-  return { content, fileName: `${label ? "transferlabel" : "returnnote"}-${safeId}.pdf` };
+  return { content, fileName: `${kind.replace("_", "").toLowerCase()}-${safeId}.pdf` };
 }

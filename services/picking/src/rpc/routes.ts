@@ -111,9 +111,11 @@ export function pickingRoutes(deps: PickingDeps) {
             ? "RETURN_NOTE"
             : req.kind === PickJobDocumentKind.TRANSFER_LABEL
               ? "TRANSFER_LABEL"
-              : undefined;
+              : req.kind === PickJobDocumentKind.DELIVERY_NOTE
+                ? "DELIVERY_NOTE"
+                : undefined;
         if (!kind) throw invalid("UNKNOWN_DOCUMENT", "kind must name a pick job document.", "kind");
-        return jobs.getPickJobDocument(deps, requestContext(hctx), req.id, kind);
+        return jobs.getPickJobDocument(deps, requestContext(hctx), req.id, kind, opt(req.locale));
       },
 
       async createPickRun(req, hctx) {

@@ -148,6 +148,7 @@ export async function getPickJobDocument(
   ctx: RequestContext,
   id: string,
   kind: DocumentKind,
+  locale?: string,
 ): Promise<{ content: Uint8Array; fileName: string }> {
   const job = await getPickJob(deps, ctx, id);
   if (!hasDocument(job, kind)) {
@@ -160,7 +161,7 @@ export async function getPickJobDocument(
           : `Pick job ${id} has no ${what}: it has no transfers.`,
     });
   }
-  return renderDocument(job, kind, deps.now());
+  return renderDocument(job, kind, deps.now(), { locale });
 }
 
 /** Filters of GET /api/pickjobs (the reference's queryPickJobs parameters). */

@@ -698,6 +698,13 @@ export declare type GetPickJobDocumentRequest = Message<"fop.picking.v1.GetPickJ
    * @generated from field: fop.picking.v1.PickJobDocumentKind kind = 2;
    */
   kind: PickJobDocumentKind;
+
+  /**
+   * The language of the delivery note, e.g. de_DE (empty: the default, English).
+   *
+   * @generated from field: string locale = 3;
+   */
+  locale: string;
 };
 
 /**
@@ -894,6 +901,13 @@ export enum PickJobDocumentKind {
    * @generated from enum value: PICK_JOB_DOCUMENT_KIND_TRANSFER_LABEL = 2;
    */
   TRANSFER_LABEL = 2,
+
+  /**
+   * The delivery note (packing slip) that goes with the goods.
+   *
+   * @generated from enum value: PICK_JOB_DOCUMENT_KIND_DELIVERY_NOTE = 3;
+   */
+  DELIVERY_NOTE = 3,
 }
 
 /**
