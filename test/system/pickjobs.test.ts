@@ -5,7 +5,7 @@
  * audit log and conformance with the reference's PickJob schema.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { facilityAddress } from "../support/fixtures.ts";
+import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { referenceErrors, referenceMissing } from "../support/reference.ts";
 import { eventually, type System, startSystem } from "../support/system.ts";
 
@@ -15,66 +15,7 @@ let other: ReturnType<System["as"]>;
 let facilityId: string;
 let otherTenantFacilityId: string;
 
-/** A pick job as a shop's order system sends it (values from the reference's examples). */
-function jobBody(overrides: Record<string, unknown> = {}) {
-  return {
-    facilityRef: facilityId,
-    orderDate: "2020-02-03T08:45:50.525Z",
-    orderRef: "LGMl2DuvPnfPoSHhYFOm",
-    tenantOrderId: "R456728546",
-    processId: "proc-1",
-    preferredPickingMethods: ["SINGLE_ORDER"],
-    paymentInformation: { currency: "EUR" },
-    pickingTimes: { startLatestAt: "2024-02-03T09:45:51.525Z" },
-    customAttributes: { gift: true },
-    deliveryinformation: {
-      channel: "SHIPPING",
-      targetTime: "2020-02-03T09:45:51.525Z",
-      details: {
-        shipping: {
-          carrierKey: "DPD",
-          carrierProductCategory: "STANDARD",
-          recipientaddress: {
-            ...facilityAddress,
-            firstName: "Maxine",
-            lastName: "Muller",
-            email: "test@try.de",
-            addressType: "POSTAL_ADDRESS",
-          },
-        },
-      },
-    },
-    pickLineItems: [
-      {
-        article: {
-          tenantArticleId: "4711",
-          title: "Cologne Water",
-          imageUrl: "https://example.com/resource",
-          attributes: [{ key: "%%subtitle%%", value: "585er Gold", category: "descriptive" }],
-          weight: 250,
-        },
-        quantity: 4,
-        scannableCodes: ["4006381333931"],
-        measurementUnitKey: "pcs",
-        allowedSubstitutes: [
-          { tenantArticleId: "4712", title: "Cologne Water XL", priority: 2 },
-          { tenantArticleId: "4713", title: "Cologne Water Travel", priority: 1 },
-        ],
-        recordableAttributes: [{ keyLocalized: { en_US: "country of origin" }, recordingRule: "MANDATORY" }],
-      },
-      {
-        article: { tenantArticleId: "0815", title: "Soap" },
-        quantity: 10,
-        measurementValidation: {
-          overPickHardTolerancePercentage: 20,
-          overPickSoftTolerancePercentage: 10,
-          shortPickHardTolerancePercentage: 50,
-        },
-      },
-    ],
-    ...overrides,
-  };
-}
+const jobBody = (overrides: Record<string, unknown> = {}) => pickJobBody(facilityId, overrides);
 
 beforeAll(async () => {
   sys = await startSystem();

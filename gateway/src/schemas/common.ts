@@ -217,3 +217,15 @@ export function SearchPayload(title: string, query: TSchema, sort: TSchema) {
 export const plainJson = {
   serializerCompiler: () => (data: unknown) => JSON.stringify(data),
 } as const;
+
+/**
+ * A request's `version` (optimistic locking): an integer, bounded so that it survives the RPC's
+ * int64 (an unbounded one such as 1e308 would otherwise fail in the gateway, not as a 400).
+ */
+export const RequestVersion = (opts: { minimum?: number; description?: string } = {}) =>
+  Type.Integer({
+    minimum: opts.minimum ?? -Number.MAX_SAFE_INTEGER,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description:
+      opts.description ?? "The version of the document to be used in optimistic locking mechanisms.",
+  });

@@ -20,6 +20,7 @@ import {
   ListQuery,
   LocaleString,
   PageInfo,
+  RequestVersion,
   SearchPayload,
   SearchQuery,
   SortEntry,
@@ -995,11 +996,9 @@ export const PickJobListQuery = Type.Object({
 
 // --- POST /api/pickjobs/{id}/actions -------------------------------------------------------------
 
-const Version = Type.Integer({ minimum: 0, description: "Version of the entity to be changed" });
+const Version = RequestVersion({ minimum: 0, description: "Version of the entity to be changed" });
 /** Some actions' version has no minimum in the reference. */
-const LooseVersion = Type.Integer({
-  description: "The version of the document to be used in optimistic locking mechanisms.",
-});
+const LooseVersion = RequestVersion();
 
 interface ActionOptions<P extends TProperties> {
   title: string;

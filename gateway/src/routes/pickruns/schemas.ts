@@ -6,7 +6,7 @@
  * schema checks the discriminator, then `*_SCHEMAS[discriminator]` the whole body).
  */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { DateTime, LocaleString } from "../../schemas/common.ts";
+import { DateTime, LocaleString, RequestVersion } from "../../schemas/common.ts";
 import {
   actionParameter,
   Editor,
@@ -139,9 +139,7 @@ export const PickRunPatchAction = Type.Object(
       ),
       { minItems: 1 },
     ),
-    version: Type.Integer({
-      description: "The version of the document to be used in optimistic locking mechanisms.",
-    }),
+    version: RequestVersion(),
   },
   { title: "PickRunPatchAction" },
 );
@@ -149,9 +147,7 @@ export const PickRunPatchAction = Type.Object(
 // --- POST /api/pickruns/{id}/actions -------------------------------------------------------------
 
 /** Some actions' version has no minimum in the reference. */
-const LooseVersion = Type.Integer({
-  description: "The version of the document to be used in optimistic locking mechanisms.",
-});
+const LooseVersion = RequestVersion();
 
 export const PickRunSplitLineItemsInfo = Type.Object(
   {
@@ -225,7 +221,7 @@ export type PickRunActionsParameter = {
 export const PickRunActionsParameter = Type.Object(
   {
     name: StringEnum(PICK_RUN_ACTION_NAMES, { description: "The action to perform" }),
-    version: Type.Integer({ minimum: 0, description: "Version of the entity to be changed" }),
+    version: RequestVersion({ minimum: 0, description: "Version of the entity to be changed" }),
   },
   {
     additionalProperties: true,
@@ -248,9 +244,7 @@ export const RemovePickJobFromPickRun = Type.Object(
 export const PickRunPickJobsPatchAction = Type.Object(
   {
     actions: Type.Array(RemovePickJobFromPickRun, { minItems: 1, maxItems: 1 }),
-    version: Type.Integer({
-      description: "The version of the document to be used in optimistic locking mechanisms.",
-    }),
+    version: RequestVersion(),
   },
   { title: "PickRunPickJobsPatchAction" },
 );

@@ -290,6 +290,15 @@ describe("delivery note", () => {
     expect(de).toContain("Artikel\nArtikelnr.\nBestellt\nGeliefert");
     expect(de).toContain("Seife\nA1");
     expect(de).toContain("Towel\nA2"); // no German title: the title as it is
+    const dash = drawnText(
+      (
+        await renderDocument(job({ pickLineItems: lines }), "DELIVERY_NOTE", now, {
+          compress: false,
+          locale: "de-DE",
+        })
+      ).content,
+    );
+    expect(dash).toContain("Seife\nA1");
     const en = drawnText(
       (
         await renderDocument(job({ pickLineItems: lines }), "DELIVERY_NOTE", now, {

@@ -286,7 +286,8 @@ function localTitle(
   locale: string | undefined,
 ): string {
   const localized = obj(article.titleLocalized);
-  const hit = locale ? localized?.[locale] : undefined;
+  // Locales are keyed like de_DE; de-DE names the same one.
+  const hit = locale ? localized?.[locale.replace("-", "_")] : undefined;
   return typeof hit === "string" && hit !== "" ? hit : article.title;
 }
 

@@ -1,0 +1,135 @@
+/**
+ * Shared pieces of the fuzz tests: a seeded PRNG, hostile values, body mutation and the check that
+ * every answer is a 2xx/4xx with the platform's error body, in time, never a 5xx.
+ */
+import type { System } from "./system.ts";
+
+/** Seed of this run: FUZZ_SEED replays a failure. */
+export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
+
+export interface Fuzz {
+  /** A number in [0, 1). */
+  r: () => number;
+  int: (n: number) => number;
+  pick: <T>(xs: readonly T[]) => T;
+  /** A hostile JSON value (wrong types, huge, control characters, injections, ...; plus `extra`). */
+  weird: () => unknown;
+  /** `value` deep-copied with one change: a member replaced by a weird value, removed or added. */
+  mutate: <T>(value: T) => T;
+}
+
+/** mulberry32: a small deterministic PRNG. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function fuzz(seed: number, extra: readonly unknown[] = []): Fuzz {
+  const r = mulberry32(seed);
+  const int = (n: number) => Math.floor(r() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const weird = (): unknown =>
+    pick([
+      null,
+      true,
+      -1,
+      0,
+      1e308,
+      -0.5,
+      "",
+      "x".repeat(int(3000)),
+      "💥\u0000\u202e",
+      "'; drop table category; --",
+      "urn:fft:category:tenantCategoryId:",
+      [],
+      [null, 1, "a"],
+      {},
+      { $where: "1" },
+      { eq: { nested: [1] } },
+      Array.from({ length: int(600) }, (_, i) => i),
+      "2026-13-45T25:61:00Z",
+      ...extra,
+    ]);
+  const mutate = <T>(value: T): T => {
+    const copy = structuredClone(value) as unknown;
+    // Every object/array inside, the whole value included.
+    const containers: (Record<string, unknown> | unknown[])[] = [];
+    const walk = (v: unknown) => {
+      if (v && typeof v === "object") {
+        containers.push(v as Record<string, unknown>);
+        for (const child of Object.values(v)) walk(child);
+      }
+    };
+    walk(copy);
+    if (containers.length === 0) return weird() as T;
+    const target = pick(containers);
+    const keys = Object.keys(target);
+    const k = int(3);
+    if (k === 0 && keys.length > 0) {
+      (target as Record<string, unknown>)[pick(keys)] = weird();
+    } else if (k === 1 && keys.length > 0) {
+      const key = pick(keys);
+      if (Array.isArray(target)) target.splice(Number(key), 1);
+      else delete target[key];
+    } else if (Array.isArray(target)) {
+      target.push(weird());
+    } else {
+      target[pick(["nope", "__proto__", "constructor", "id", "version", "status"])] = weird();
+    }
+    return copy as T;
+  };
+  return { r, int, pick, weird, mutate };
+}
+
+export interface FuzzRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Sends the requests one by one with `token` (unless a request brings its own Authorization) and
+ * returns what went wrong (a 5xx, a 4xx without the platform's error body, or an answer slower than
+ * 2 s) and how many answers had each status class ("2xx", "4xx", ...).
+ */
+export async function sendAll(
+  sys: System,
+  token: string,
+  requests: FuzzRequest[],
+): Promise<{ failures: string[]; classes: Record<string, number> }> {
+  const failures: string[] = [];
+  const classes: Record<string, number> = {};
+  for (const req of requests) {
+    const started = Date.now();
+    const res = await sys.api(req.method, req.path, {
+      token: req.headers?.authorization ? undefined : token,
+      body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
+      headers: req.headers ?? {},
+    });
+    const ms = Date.now() - started;
+    const cls = `${Math.floor(res.status / 100)}xx`;
+    classes[cls] = (classes[cls] ?? 0) + 1;
+    if (ms > 2000) failures.push(`${req.method} ${req.path} took ${ms} ms`);
+    if (res.status >= 500)
+      failures.push(
+        `${req.method} ${req.path} ${JSON.stringify(req.body)?.slice(0, 300)} -> ${res.status} ${res.text.slice(0, 300)}`,
+      );
+    else if (
+      res.status >= 400 &&
+      req.method !== "HEAD" &&
+      !(Array.isArray(res.body) && typeof res.body[0]?.summary === "string")
+    ) {
+      failures.push(
+        `${req.method} ${req.path} -> ${res.status} without the error body: ${res.text.slice(0, 200)}`,
+      );
+    }
+  }
+  return { failures, classes };
+}
