@@ -1,6 +1,7 @@
 /** The picking service as the kit runs it. */
 import { randomInt } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { ttlCache } from "@fop/kit/cache";
 import { env } from "@fop/kit/config";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { ServiceModule } from "@fop/kit/service";
@@ -11,16 +12,31 @@ import type { Facilities, PickingDeps } from "./usecases/deps.ts";
 
 const config = {
   CATALOG_URL: env.string("catalog service (facility registry) Connect URL", "http://127.0.0.1:7101"),
+  FACILITY_CACHE_TTL_MS: env.int(
+    "how long a facility the catalog confirmed is taken to exist without asking again (0: always ask)",
+    5000,
+    0,
+    600_000,
+  ),
 };
 
-/** Facility existence through the catalog (one validation call per pick job creation). */
-export function catalogFacilities(catalogUrl: string): Facilities {
+/**
+ * Facility existence through the catalog (one call per pick job creation), remembering for
+ * `cacheTtlMs` the facilities it confirmed: a burst of creations for one facility (an order import)
+ * asks once. Only "exists" is remembered, per tenant, so a new facility is usable at once and a
+ * deleted one is refused at the latest `cacheTtlMs` later.
+ */
+export function catalogFacilities(catalogUrl: string, cacheTtlMs = 0): Facilities {
   const catalog = createRpcClient(CatalogService, catalogUrl);
+  const known = ttlCache<true>({ ttlMs: cacheTtlMs });
   return {
     async exists(ctx, id) {
       if (!id) return false;
+      const key = `${ctx.tenant}\u0000${id}`;
+      if (known.get(key)) return true;
       try {
         await catalog.getFacility({ id }, callOptions(ctx));
+        known.set(key, true);
         return true;
       } catch (err) {
         if (ConnectError.from(err).code === Code.NotFound) return false;
@@ -44,7 +60,7 @@ export const pickingService: ServiceModule<PickingDeps, typeof config> = {
   createDeps: (base, cfg) => ({
     orm: base.orm,
     outbox: base.outbox,
-    facilities: catalogFacilities(cfg.CATALOG_URL),
+    facilities: catalogFacilities(cfg.CATALOG_URL, cfg.FACILITY_CACHE_TTL_MS),
     now: base.now,
     newId: base.newId,
     newShortId,
