@@ -6,7 +6,7 @@
  *
  * - POST /api/pickjobs: the facility check (one select on catalog.facility, where the system asks
  *   the catalog service over RPC), then one transaction: the job row with its derived columns, an
- *   outbox row and the outbox notify — the statements the service's transaction sends.
+ *   outbox row with the outbox notify — the statements the service's transaction sends.
  * - GET /api/pickjobs/:id: one select of the document.
  * - POST /api/pickjobs/search: the SQL kit's runSearch produces for "facilityRef eq + status eq,
  *   sort targetTime ASC" (same text, so the same index and plan); other queries are not supported.
@@ -128,11 +128,12 @@ export function pickJobRoutes(
         doc,
         ...JOB_COLUMNS.map((c) => cols[c as keyof typeof cols]),
       ]);
+      // The outbox row and the relay's notify in one statement, as kit's Outbox.record sends them.
       await client.query(
-        "insert into picking.outbox (id, subject, payload, headers) values ($1, $2, $3, $4)",
-        [newId(), "fop.picking.PICK_JOB_CREATED", Buffer.from(doc), "{}"],
+        `with added as (insert into picking.outbox (id, subject, payload, headers) values ($1, $2, $3, $4))
+         select pg_notify($5, '')`,
+        [newId(), "fop.picking.PICK_JOB_CREATED", Buffer.from(doc), "{}", "picking_outbox"],
       );
-      await client.query("select pg_notify($1, '')", ["picking_outbox"]);
       await client.query("commit");
     } catch (err) {
       await client.query("rollback").catch(() => {});

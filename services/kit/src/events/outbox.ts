@@ -41,26 +41,33 @@ export class Outbox {
     this.now = opts.now ?? (() => new Date());
   }
 
-  /** Writes the events to the outbox in `em`'s transaction (call inside the use case's transaction). */
+  /**
+   * Writes the events to the outbox in `em`'s transaction (call inside the use case's transaction)
+   * and notifies the relay, which hears it at commit: one statement, one round trip, for any number
+   * of events.
+   */
   async record(em: EntityManager, ctx: RequestContext, events: DomainEvent[]): Promise<string[]> {
-    const ids: string[] = [];
+    if (events.length === 0) return [];
     const trace: Record<string, string> = {};
     injectTraceHeaders(trace);
-    for (const e of events) {
-      const envelope = buildEnvelope(ctx, e, newId(), this.now());
-      ids.push(envelope.id);
-      await query(em, {
-        text: `insert into ${this.schema}.outbox (id, subject, payload, headers) values ($1, $2, $3, $4)`,
-        params: [
-          envelope.id,
-          this.subject(e.type),
-          Buffer.from(encodeEnvelope(envelope)),
-          JSON.stringify(trace),
-        ],
-      });
-    }
-    if (events.length) await query(em, { text: "select pg_notify($1, '')", params: [this.channel] });
-    return ids;
+    const headers = JSON.stringify(trace);
+    const envelopes = events.map((e) => ({ e, envelope: buildEnvelope(ctx, e, newId(), this.now()) }));
+    await query(em, {
+      // unnest keeps the events' order; `created` (clock_timestamp()) rises row by row.
+      text: `with added as (
+          insert into ${this.schema}.outbox (id, subject, payload, headers)
+          select * from unnest($1::uuid[], $2::text[], $3::bytea[], $4::jsonb[])
+        )
+        select pg_notify($5, '')`,
+      params: [
+        envelopes.map((x) => x.envelope.id),
+        envelopes.map((x) => this.subject(x.e.type)),
+        envelopes.map((x) => Buffer.from(encodeEnvelope(x.envelope))),
+        envelopes.map(() => headers),
+        this.channel,
+      ],
+    });
+    return envelopes.map((x) => x.envelope.id);
   }
 }
 
