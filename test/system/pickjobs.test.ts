@@ -109,6 +109,20 @@ describe("pick job creation", () => {
     const closed = await api("POST", "/api/pickjobs", jobBody({ status: "CLOSED" }));
     expect(closed.status).toBe(400);
     expect(closed.body[0].code).toBe("STATUS_NOT_ALLOWED_ON_CREATION");
+    expect(closed.body[0].description).toContain("OPEN, WAITING_FOR_INPUT, IN_PROGRESS, PAUSED");
+  });
+
+  it("a job created IN_PROGRESS (as legacy imports do) has open lines and is picked and closed as usual", async () => {
+    const job = await create({ status: "IN_PROGRESS" });
+    expect(job.status).toBe("IN_PROGRESS");
+    expect(job.pickLineItems.map((l: any) => l.status)).toEqual(["OPEN", "OPEN"]);
+    const picked = await ok(job.id, {
+      name: "PICK",
+      version: 1,
+      lineItems: job.pickLineItems.map((l: any) => ({ id: l.id, picked: l.quantity })),
+    });
+    expect(picked.status).toBe("PICKED");
+    expect((await ok(job.id, { name: "CLOSE", version: 2 })).status).toBe("CLOSED");
   });
 
   it("answers 404 for unknown ids and keeps other tenants out entirely", async () => {

@@ -122,13 +122,27 @@ describe("createPickJob", () => {
     ]);
   });
 
-  it("status on creation: OPEN by default, WAITING_FOR_INPUT allowed, anything else 400", () => {
-    expect(createPickJob(minimal({ status: "WAITING_FOR_INPUT" }), ctx).status).toBe("WAITING_FOR_INPUT");
-    expect(createPickJob(minimal({ status: "OPEN" }), ctx).status).toBe("OPEN");
-    for (const status of ["IN_PROGRESS", "PICKED", "CLOSED", "CANCELED", "REROUTED"]) {
+  it("status on creation: OPEN by default; WAITING_FOR_INPUT, IN_PROGRESS, PAUSED allowed with open lines; the rest 400", () => {
+    expect(createPickJob(minimal(), ctx).status).toBe("OPEN");
+    for (const status of ["OPEN", "WAITING_FOR_INPUT", "IN_PROGRESS", "PAUSED"]) {
+      const created = createPickJob(minimal({ status }), ctx);
+      expect(created.status).toBe(status);
+      expect(created.pickLineItems.every((l) => l.status === "OPEN" && l.picked === 0)).toBe(true);
+    }
+    for (const status of [
+      "PICKED",
+      "CLOSED",
+      "ABORTED",
+      "CANCELED",
+      "OBSOLETE",
+      "REROUTED",
+      "REJECTED",
+      "RESTOWED",
+      "EXPIRED",
+    ]) {
       const e = fail(minimal({ status }));
       expect(e).toMatchObject({ kind: "invalid", code: "STATUS_NOT_ALLOWED_ON_CREATION", field: "/status" });
-      expect(e.description).toContain("OPEN, WAITING_FOR_INPUT");
+      expect(e.description).toContain("OPEN, WAITING_FOR_INPUT, IN_PROGRESS, PAUSED");
     }
   });
 

@@ -3,8 +3,11 @@
  *
  * Creation rules:
  * - version 1, created = lastModified = now, id from the caller, shortId from the body else generated.
- * - status: OPEN (default) or WAITING_FOR_INPUT; anything else is 400 STATUS_NOT_ALLOWED_ON_CREATION
- *   (a job cannot be born started, picked, closed, canceled, ...).
+ * - status: OPEN (default), WAITING_FOR_INPUT, IN_PROGRESS or PAUSED (the reference allows any
+ *   PickJobStatus; these are the ones that need no picks behind them: the lines stay OPEN, as after
+ *   the legacy PATCH to IN_PROGRESS). PICKED/CLOSED would claim picks that never happened, ABORTED/
+ *   CANCELED/OBSOLETE are reached through actions only and REROUTED/REJECTED/RESTOWED/EXPIRED are the
+ *   platform's: 400 STATUS_NOT_ALLOWED_ON_CREATION naming the allowed ones.
  * - tags together with processId: 400 TAGS_WITH_PROCESS.
  * - every pick line gets a new id, picked 0, status OPEN and no scanned codes; its recordable attributes
  *   and every expected pick line get new ids.
@@ -28,7 +31,12 @@ import type {
 } from "./types.ts";
 
 /** Statuses a client may create a job in. */
-export const CREATION_STATUSES: readonly PickJobStatus[] = ["OPEN", "WAITING_FOR_INPUT"];
+export const CREATION_STATUSES: readonly PickJobStatus[] = [
+  "OPEN",
+  "WAITING_FOR_INPUT",
+  "IN_PROGRESS",
+  "PAUSED",
+];
 
 /**
  * `{username}` or `{userId}` -> AssignedUser. No user registry yet: the one given names the other too.
