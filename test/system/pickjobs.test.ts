@@ -682,6 +682,33 @@ describe("list endpoint and events", () => {
     expect([...page1.body.pickjobs, ...page2.body.pickjobs].map((j: any) => j.id).sort()).toEqual(
       [a.id, b.id].sort(),
     );
+    // Ordered by another key, both directions: startAfterId continues after that job's position.
+    const c = await create({
+      tenantOrderId: "LIST-C",
+      deliveryinformation: { targetTime: "2030-01-01T00:00:00Z" },
+    });
+    const refs = `pickJobRefs=${a.id},${b.id},${c.id}`;
+    for (const orderBy of ["targetTime", "-targetTime", "created", "-created"]) {
+      const seen: string[] = [];
+      let after = "";
+      for (let i = 0; i < 4; i++) {
+        const res = await api("GET", `/api/pickjobs?size=1&orderBy=${orderBy}&${refs}${after}`);
+        expect(res.status, res.text).toBe(200);
+        if (res.body.pickjobs.length === 0) break;
+        seen.push(res.body.pickjobs[0].id);
+        after = `&startAfterId=${res.body.pickjobs[0].id}`;
+      }
+      const all = (await api("GET", `/api/pickjobs?orderBy=${orderBy}&${refs}`)).body.pickjobs.map(
+        (j: any) => j.id,
+      );
+      expect(seen, orderBy).toEqual(all);
+      expect(new Set(seen).size, orderBy).toBe(3);
+    }
+    // consumerName: a case-insensitive substring of the recipient's name (a and c replaced the
+    // deliveryinformation that carries it).
+    const byName = await api("GET", `/api/pickjobs?consumerName=maxine%20mul&${refs}`);
+    expect(byName.body.pickjobs.map((j: any) => j.id)).toEqual([b.id]);
+    expect((await api("GET", `/api/pickjobs?consumerName=nobody&${refs}`)).body.total).toBe(0);
     expect((await api("GET", "/api/pickjobs?size=501")).status).toBe(400);
     expect((await api("GET", "/api/pickjobs?orderBy=price")).status).toBe(400);
   });

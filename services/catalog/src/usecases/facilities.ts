@@ -5,6 +5,7 @@ import { query } from "@fop/kit/db/sql";
 import { inTransaction, readEm } from "@fop/kit/db/tx";
 import { conflict, invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
+import { startAfterCondition, startAfterOrder } from "@fop/kit/search/keyset";
 import { SqlBuilder } from "@fop/kit/search/sql-builder";
 import { LockMode } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -116,18 +117,14 @@ export async function listFacilities(deps: CatalogDeps, ctx: RequestContext, f: 
   const page = [filter(b)];
   if (f.startAfterId) {
     // Continue after the named entity's position in this order (nulls sort last).
-    const id = b.param(f.startAfterId, "uuid");
-    const anchor = `(SELECT ${key.replaceAll("t.", "a.")} FROM ${SCHEMA}.facility a WHERE a.tenant_id = t.tenant_id AND a.id = ${id})`;
     page.push(
-      key === "t.id"
-        ? `t.id > ${id}`
-        : `((${key}, t.id) > (${anchor}, ${id}) OR (${anchor} IS NULL AND ${key} IS NULL AND t.id > ${id}) OR (${anchor} IS NOT NULL AND ${key} IS NULL))`,
+      startAfterCondition({ key, table: `${SCHEMA}.facility`, idParam: b.param(f.startAfterId, "uuid") }),
     );
   }
   const counting = new SqlBuilder();
   const where = filter(counting);
   const em = readEm(deps.orm);
-  const order = key === "t.id" ? "t.id" : `${key} NULLS LAST, t.id`;
+  const order = startAfterOrder(key);
   const [rows, [count]] = await Promise.all([
     query(em, {
       text: `SELECT t.* FROM ${SCHEMA}.facility t WHERE ${page.join(" AND ")} ORDER BY ${order} LIMIT ${f.size}`,

@@ -28,26 +28,6 @@ const ignoreDuplicate = (err: unknown) => {
 };
 
 /**
- * Runs a statement that writes a cluster-wide catalog row (a role's settings) again when another
- * session wrote the same row at the same moment: test files
- * set up their databases in parallel, and roles are shared by all of them.
- */
-async function retryConcurrentUpdate(run: () => Promise<unknown>, attempts = 10): Promise<void> {
-  for (let i = 1; ; i++) {
-    try {
-      await run();
-      return;
-    } catch (err) {
-      const e = err as { code?: string; message?: string };
-      // XX000 "tuple concurrently updated", or 23505 when both sessions insert the role's first setting.
-      const raced = e.code === "23505" || /tuple concurrently (updated|deleted)/.test(e.message ?? "");
-      if (i >= attempts || !raced) throw err;
-      await new Promise((r) => setTimeout(r, 10 * i));
-    }
-  }
-}
-
-/**
  * Creates (idempotently) the service's login role and a schema it owns, so that the service's
  * migrations can only touch its own schema (STACK.md trap 5), plus the extensions indexes use (btree_gin for multi-column GIN indexes, pg_trgm for regex/like search).
  */
@@ -57,7 +37,10 @@ export async function ensureServiceSchema(adminUrl: string, service: string): Pr
   await withClient(adminUrl, async (c) => {
     await c.query(`create role ${role} login`).catch(ignoreDuplicate);
     await c.query(`create schema if not exists ${schema} authorization ${role}`).catch(ignoreDuplicate);
-    await retryConcurrentUpdate(() => c.query(`alter role ${role} set search_path = ${schema}, public`));
+    // Per database, not for the role as a whole: test files set up their own databases in parallel,
+    // and a role-wide setting is one shared catalog row they would all race to write.
+    const { rows } = await c.query<{ db: string }>("select current_database() as db");
+    await c.query(`alter role ${role} in database "${rows[0]!.db}" set search_path = ${schema}, public`);
     await c.query("create extension if not exists btree_gin with schema public").catch(ignoreDuplicate);
     await c.query("create extension if not exists pg_trgm with schema public").catch(ignoreDuplicate);
   });

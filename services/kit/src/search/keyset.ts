@@ -226,3 +226,28 @@ async function withRegexErrors<T>(fn: () => Promise<T>): Promise<T> {
     throw err;
   }
 }
+
+/**
+ * The list endpoints' `startAfterId` paging (`ORDER BY key [DESC] NULLS LAST, t.id [DESC]`): the
+ * condition for the rows after the entity `idParam` (a uuid placeholder) in that order. `key` is an
+ * expression over the alias `t` of `table` (schema-qualified); the anchor is the entity's own row,
+ * so a key that may be null is handled in all three cases (anchor null, row null, both).
+ */
+export function startAfterCondition(opts: {
+  key: string;
+  table: string;
+  idParam: string;
+  descending?: boolean;
+}): string {
+  const { key, table, idParam } = opts;
+  const cmp = opts.descending ? "<" : ">";
+  if (key === "t.id") return `t.id ${cmp} ${idParam}`;
+  const anchor = `(SELECT ${key.replaceAll("t.", "a.")} FROM ${table} a WHERE a.tenant_id = t.tenant_id AND a.id = ${idParam})`;
+  return `((${key}, t.id) ${cmp} (${anchor}, ${idParam}) OR (${anchor} IS NULL AND ${key} IS NULL AND t.id ${cmp} ${idParam}) OR (${anchor} IS NOT NULL AND ${key} IS NULL))`;
+}
+
+/** The ORDER BY of {@link startAfterCondition}'s paging. */
+export const startAfterOrder = (key: string, descending = false): string => {
+  const dir = descending ? "DESC" : "ASC";
+  return key === "t.id" ? `t.id ${dir}` : `${key} ${dir} NULLS LAST, t.id ${dir}`;
+};

@@ -4,9 +4,16 @@ import { query } from "@fop/kit/db/sql";
 import { inTransaction, readEm } from "@fop/kit/db/tx";
 import { AppError, invalid, notFound, versionConflict } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
-import { runSearch, type SearchPage, type SearchParams } from "@fop/kit/search/keyset";
+import {
+  runSearch,
+  type SearchPage,
+  type SearchParams,
+  startAfterCondition,
+  startAfterOrder,
+} from "@fop/kit/search/keyset";
 import { SqlBuilder } from "@fop/kit/search/sql-builder";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { SCHEMA } from "../db/orm.ts";
 import { insertJob, loadJob, updateJob } from "../db/rows.ts";
 import { TARGET_TIME_KEY } from "../db/sort-keys.ts";
 import { type DocumentKind, hasDocument, renderDocument } from "../documents/pdf.ts";
@@ -235,7 +242,7 @@ export async function listPickJobs(
   if (f.searchTerm) where.push(`t.search_text like ${b.param(`%${likeEscape(f.searchTerm)}%`, "text")}`);
   if (f.articleTitle) where.push(`t.search_text like ${b.param(`%${likeEscape(f.articleTitle)}%`, "text")}`);
   if (f.consumerName)
-    where.push(`lower(t.consumer_name) like ${b.param(`%${likeEscape(f.consumerName)}%`, "text")}`);
+    where.push(`t.consumer_name ilike ${b.param(`%${likeEscape(f.consumerName)}%`, "text")}`);
   if (f.startOrderDate) where.push(`t.order_date >= ${dateParam(f.startOrderDate, "startOrderDate", b)}`);
   if (f.endOrderDate) where.push(`t.order_date <= ${dateParam(f.endOrderDate, "endOrderDate", b)}`);
   if (f.startTargetTime) where.push(`t.target_time >= ${dateParam(f.startTargetTime, "startTargetTime", b)}`);
@@ -258,23 +265,23 @@ export async function listPickJobs(
     if (!isUuid(f.startAfterId)) {
       throw invalid("INVALID_ID", "startAfterId must be the id of a pick job.", "startAfterId");
     }
-    const after = b.param(f.startAfterId, "uuid");
-    const cmp = desc ? "<" : ">";
     paged.push(
-      key === "t.id"
-        ? `t.id ${cmp} ${after}`
-        : `(${key}, t.id) ${cmp} (select ${key.replace(/\bt\./g, "s.")}, s.id from pick_job s where s.tenant_id = $1 and s.id = ${after})`,
+      startAfterCondition({
+        key,
+        table: `${SCHEMA}.pick_job`,
+        idParam: b.param(f.startAfterId, "uuid"),
+        descending: desc,
+      }),
     );
   }
-  const dir = desc ? "desc" : "asc";
   const em = readEm(deps.orm);
   const [rows, count] = await Promise.all([
     query<{ doc: PickJob }>(em, {
-      text: `select t.doc from pick_job t where ${paged.join(" and ")} order by ${key === "t.id" ? "" : `${key} ${dir}, `}t.id ${dir} limit ${b.param(f.size, "int")}`,
+      text: `select t.doc from ${SCHEMA}.pick_job t where ${paged.join(" and ")} order by ${startAfterOrder(key, desc)} limit ${b.param(f.size, "int")}`,
       params: b.params,
     }),
     query<{ n: number }>(em, {
-      text: `select count(*)::int as n from pick_job t where ${filter}`,
+      text: `select count(*)::int as n from ${SCHEMA}.pick_job t where ${filter}`,
       params: countParams,
     }),
   ]);
