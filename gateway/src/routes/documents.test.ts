@@ -1,6 +1,6 @@
 import Fastify from "fastify";
 import { afterAll, describe, expect, it } from "vitest";
-import { sendDocument, sendDocumentPage } from "./documents.ts";
+import { parseDocument, sendDocument, sendDocumentPage } from "./documents.ts";
 
 const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 // A view into a larger buffer, as protobuf decoding hands out bytes fields.
@@ -42,5 +42,15 @@ describe("documents sent as the service's JSON", () => {
       total: 2,
     });
     expect((await app.inject("/empty")).json()).toEqual({ pickJobs: [] });
+  });
+});
+
+describe("parseDocument", () => {
+  it("parses the document's bytes, views included; a missing document is an error, not the client's JSON", () => {
+    expect(parseDocument(slice({ documentHandling: { sendLabel: { enabled: false } } }))).toEqual({
+      documentHandling: { sendLabel: { enabled: false } },
+    });
+    expect(() => parseDocument(undefined)).toThrow("without the document");
+    expect(() => parseDocument(new Uint8Array())).toThrow("without the document");
   });
 });

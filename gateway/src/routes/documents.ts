@@ -8,12 +8,20 @@ const JSON_TYPE = "application/json; charset=utf-8";
 const COMMA = Buffer.from(",");
 const buffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
+/** The document's bytes; a reply without its document is the service's fault, a (generic) 500. */
+function present(json: Uint8Array | undefined): Uint8Array {
+  if (!json?.byteLength) throw new Error("the service answered without the document");
+  return json;
+}
+
 /** Sends one JSON document as the response body (status and headers as already set on `reply`). */
 export function sendDocument(reply: FastifyReply, json: Uint8Array | undefined): FastifyReply {
-  // A reply without its document is the service's fault, answered as a (generic) 500.
-  if (!json?.byteLength) throw new Error("the service answered without the document");
-  return reply.type(JSON_TYPE).send(buffer(json));
+  return reply.type(JSON_TYPE).send(buffer(present(json)));
 }
+
+/** The document parsed, for the rare route that answers with a part of it. */
+export const parseDocument = <T>(json: Uint8Array | undefined): T =>
+  JSON.parse(buffer(present(json)).toString("utf8")) as T;
 
 /**
  * Sends `{"<key>": [doc, ...], ...fields}`: a page of JSON documents plus plain fields (page info,

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { checkBody } from "../../plugins/validate.ts";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
-import { sendDocument, sendDocumentPage } from "../documents.ts";
+import { parseDocument, sendDocument, sendDocumentPage } from "../documents.ts";
 import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import {
   DeliveryNoteQuery,
@@ -42,8 +42,6 @@ function list(value: string | undefined, name: string, max = 100): string[] {
   return items;
 }
 
-const pdf = PickJobIdParams;
-
 export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
   const picking = clients.picking;
 
@@ -56,7 +54,6 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         tags,
         querystring: PickJobListQuery,
         response: { 200: StrippedPickJobs, ...errorResponses(400, 401, 403) },
-        "x-fft-permissions": ["PICKJOB_READ"],
       },
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
@@ -102,7 +99,6 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         tags,
         body: PickJobForCreation,
         response: { 201: PickJob, ...errorResponses(400, 401, 403) },
-        "x-fft-permissions": ["PICKJOB_WRITE"],
       },
       config: { permissions: ["PICKJOB_WRITE"], lifecycle: "GA" },
     },
@@ -122,7 +118,6 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         tags,
         body: PickJobSearchPayload,
         response: { 200: PickJobPaginatedResult, ...errorResponses(400, 401, 403) },
-        "x-fft-permissions": ["PICKJOB_READ"],
       },
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
@@ -147,7 +142,6 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         tags,
         params: PickJobIdParams,
         response: { 200: PickJob, ...errorResponses(401, 403, 404) },
-        "x-fft-permissions": ["PICKJOB_READ"],
       },
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
@@ -170,7 +164,6 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         params: PickJobIdParams,
         body: PickingPatchActions,
         response: { 200: PickJob, ...errorResponses(400, 401, 403, 404, 409, 422) },
-        "x-fft-permissions": ["PICKJOB_WRITE"],
       },
       config: {
         permissions: ["PICKJOB_WRITE"],
@@ -202,7 +195,6 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         params: PickJobIdParams,
         body: PickJobActionsParameter,
         response: { 200: PickJob, ...errorResponses(400, 401, 403, 404, 409, 422) },
-        "x-fft-permissions": ["PICKJOB_WRITE"],
       },
       config: { permissions: ["PICKJOB_WRITE"], lifecycle: "GA" },
     },
@@ -224,7 +216,6 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         tags,
         params: PickLineItemParams,
         response: { 200: ResolvedSubstitutes, ...errorResponses(401, 403, 404) },
-        "x-fft-permissions": ["PICKJOB_READ"],
       },
       config: { permissions: ["PICKJOB_READ"], lifecycle: "beta" },
     },
@@ -235,18 +226,6 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
     },
   );
 
-  const document = (kind: PickJobDocumentKind) => async (req: FastifyRequest, reply: FastifyReply) => {
-    const { pickJobId } = req.params as IdParams;
-    const { locale } = (req.query ?? {}) as { locale?: string };
-    const res = await picking.getPickJobDocument(
-      { id: pickJobId, kind, locale: locale ?? "" },
-      callOptions(req.ctx),
-    );
-    return reply
-      .type("application/pdf")
-      .header("content-disposition", `inline; filename="${res.fileName}"`)
-      .send(Buffer.from(res.content));
-  };
   const pdfResponse = {
     200: {
       description: "The document",
@@ -254,53 +233,37 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
     },
     ...errorResponses(401, 403, 404),
   };
-  app.get(
-    "/api/pickjobs/:pickJobId/returnnote",
-    {
-      ...plainJson,
-      schema: {
-        summary: "Get pick job return note",
-        tags,
-        params: pdf,
-        response: pdfResponse,
-        "x-fft-permissions": ["PICKJOB_READ"],
+  const documents = [
+    ["returnnote", "return note", PickJobDocumentKind.RETURN_NOTE, undefined],
+    ["transferlabel", "transfer label", PickJobDocumentKind.TRANSFER_LABEL, undefined],
+    ["deliverynote", "delivery note", PickJobDocumentKind.DELIVERY_NOTE, DeliveryNoteQuery],
+  ] as const;
+  for (const [path, name, kind, querystring] of documents) {
+    app.get(
+      `/api/pickjobs/:pickJobId/${path}`,
+      {
+        ...plainJson,
+        schema: {
+          summary: `Get pick job ${name}`,
+          tags,
+          params: PickJobIdParams,
+          querystring,
+          response: pdfResponse,
+        },
+        config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
       },
-      config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
-    },
-    document(PickJobDocumentKind.RETURN_NOTE),
-  );
-  app.get(
-    "/api/pickjobs/:pickJobId/transferlabel",
-    {
-      ...plainJson,
-      schema: {
-        summary: "Get pick job transfer label",
-        tags,
-        params: pdf,
-        response: pdfResponse,
-        "x-fft-permissions": ["PICKJOB_READ"],
+      async (req: FastifyRequest, reply: FastifyReply) => {
+        const { pickJobId } = req.params as IdParams;
+        // Only the delivery note takes (and validates) a locale.
+        const locale = querystring ? ((req.query as { locale?: string }).locale ?? "") : "";
+        const res = await picking.getPickJobDocument({ id: pickJobId, kind, locale }, callOptions(req.ctx));
+        return reply
+          .type("application/pdf")
+          .header("content-disposition", `inline; filename="${res.fileName}"`)
+          .send(Buffer.from(res.content));
       },
-      config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
-    },
-    document(PickJobDocumentKind.TRANSFER_LABEL),
-  );
-
-  app.get(
-    "/api/pickjobs/:pickJobId/deliverynote",
-    {
-      ...plainJson,
-      schema: {
-        summary: "Get pick job delivery note",
-        tags,
-        params: pdf,
-        querystring: DeliveryNoteQuery,
-        response: pdfResponse,
-        "x-fft-permissions": ["PICKJOB_READ"],
-      },
-      config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
-    },
-    document(PickJobDocumentKind.DELIVERY_NOTE),
-  );
+    );
+  }
 
   app.get(
     "/api/pickjobs/:pickJobId/documenthandling",
@@ -311,17 +274,13 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         tags: ["Picking Configuration (Operations)"],
         params: PickJobIdParams,
         response: { 200: DocumentHandling, ...errorResponses(401, 403, 404) },
-        "x-fft-permissions": ["PICKJOB_READ"],
       },
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
     async (req) => {
       const { pickJobId } = req.params as IdParams;
       const res = await picking.getPickJob({ id: pickJobId }, callOptions(req.ctx));
-      const job = JSON.parse(Buffer.from(res.pickJob?.documentJson ?? []).toString("utf8")) as {
-        documentHandling?: unknown;
-      };
-      return job.documentHandling ?? { sendLabel: { enabled: false } };
+      return parseDocument<{ documentHandling: unknown }>(res.pickJob?.documentJson).documentHandling;
     },
   );
 
@@ -345,7 +304,6 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         tags,
         params: PickJobIdParams,
         response: errorResponses(401, 403, 404, 501),
-        "x-fft-permissions": ["PICKJOB_READ", "LOADUNIT_READ"],
       },
       config: { permissions: ["PICKJOB_READ", "LOADUNIT_READ"], lifecycle: "GA" },
     },
@@ -361,7 +319,6 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         params: PickJobIdParams,
         body: PickingLoadUnitForCreation,
         response: errorResponses(400, 401, 403, 404, 501),
-        "x-fft-permissions": ["PICKJOB_WRITE", "LOADUNIT_WRITE"],
       },
       config: { permissions: ["PICKJOB_WRITE", "LOADUNIT_WRITE"], lifecycle: "GA" },
     },
