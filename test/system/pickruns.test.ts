@@ -364,6 +364,32 @@ describe("picking through a batch run (the issue's flow)", () => {
 });
 
 describe("run actions", () => {
+  it("START starts the run's OPEN and PAUSED jobs and leaves running ones as they are", async () => {
+    const open = await job(1, "S-OPEN");
+    const paused = await job(1, "S-PAUSED");
+    expect(
+      (await api("POST", `/api/pickjobs/${paused.id}/actions`, { name: "START", version: 1 })).status,
+    ).toBe(200);
+    expect(
+      (await api("POST", `/api/pickjobs/${paused.id}/actions`, { name: "PAUSE", version: 2 })).status,
+    ).toBe(200);
+    const running = await job(1, "S-RUNNING");
+    expect(
+      (await api("POST", `/api/pickjobs/${running.id}/actions`, { name: "START", version: 1 })).status,
+    ).toBe(200);
+    const run = ok(
+      await createRun({ facilityRef: facilityId, pickJobRefs: [open.id, paused.id, running.id] }),
+      201,
+    );
+    ok(await runAction(run.id, { name: "START", version: run.version }));
+    expect((await getJob(open.id)).status).toBe("IN_PROGRESS");
+    expect((await getJob(paused.id)).status).toBe("IN_PROGRESS");
+    const stillRunning = await getJob(running.id);
+    expect(stillRunning.status).toBe("IN_PROGRESS");
+    // Not started again: attached to the run (one change), nothing else.
+    expect(stillRunning.version).toBe(3);
+  });
+
   it("PAUSE / RESUME, TAKE_OVER_PICK_RUN, SPLIT_LINES_PICK_RUN, REMOVE_PICK_JOB and CANCEL, each with an invalid transition", async () => {
     const a = await job(4, "I");
     const b = await job(2, "J");

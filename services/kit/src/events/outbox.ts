@@ -56,14 +56,15 @@ export class Outbox {
       // unnest keeps the events' order; `created` (clock_timestamp()) rises row by row.
       text: `with added as (
           insert into ${this.schema}.outbox (id, subject, payload, headers)
-          select * from unnest($1::uuid[], $2::text[], $3::bytea[], $4::jsonb[])
+          select u.id, u.subject, u.payload, $4::jsonb
+          from unnest($1::uuid[], $2::text[], $3::bytea[]) as u (id, subject, payload)
         )
         select pg_notify($5, '')`,
       params: [
         envelopes.map((x) => x.envelope.id),
         envelopes.map((x) => this.subject(x.e.type)),
         envelopes.map((x) => Buffer.from(encodeEnvelope(x.envelope))),
-        envelopes.map(() => headers),
+        headers,
         this.channel,
       ],
     });

@@ -7,6 +7,7 @@
  * ctx.newId(), inputs are never mutated.
  */
 import { invalid, precondition } from "@fop/kit/errors";
+import { INTERNAL_ACTIONS } from "./lifecycle.ts";
 import type {
   ActionContext,
   JsonObject,
@@ -58,7 +59,7 @@ export const ACTIVE_RUN_STATUSES: readonly PickRunStatus[] = ["OPEN", "IN_PROGRE
 export const TERMINAL_RUN_STATUSES: readonly PickRunStatus[] = ["CLOSED", "CANCELED", "OBSOLETE"];
 
 /** Pick job statuses a job may have when it joins a run. */
-export const JOINABLE_JOB_STATUSES: readonly PickJobStatus[] = ["OPEN", "IN_PROGRESS", "PAUSED"];
+export const JOINABLE_JOB_STATUSES: readonly PickJobStatus[] = INTERNAL_ACTIONS.ATTACH_PICK_RUN;
 
 /**
  * The run state machine: per action, the statuses it is allowed in, the status it leads to (none =

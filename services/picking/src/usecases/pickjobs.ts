@@ -17,7 +17,7 @@ import { SCHEMA } from "../db/orm.ts";
 import { insertJob, loadJob, updateJob } from "../db/rows.ts";
 import { TARGET_TIME_KEY } from "../db/sort-keys.ts";
 import { type DocumentKind, hasDocument, renderDocument } from "../documents/pdf.ts";
-import { applyPickJobAction } from "../domain/lifecycle.ts";
+import { applyPickJobAction, INTERNAL_ACTIONS } from "../domain/lifecycle.ts";
 import { applyPickJobPatch } from "../domain/patch.ts";
 import { availableSubstitutes, createPickJob as create } from "../domain/pickjob.ts";
 import type { ActionContext, JsonObject, PickJob } from "../domain/types.ts";
@@ -88,7 +88,7 @@ export async function pickJobAction(
   id: string,
   action: JsonObject,
 ): Promise<PickJob> {
-  if (action.name === "ATTACH_PICK_RUN" || action.name === "DETACH_PICK_RUN") {
+  if (typeof action.name === "string" && Object.hasOwn(INTERNAL_ACTIONS, action.name)) {
     throw invalid("UNKNOWN_ACTION", `Unknown action ${JSON.stringify(action.name)}.`, "/name");
   }
   return inTransaction(deps.orm, async (em) => {

@@ -38,32 +38,30 @@ function checkVersion(run: PickRun, version: unknown): void {
   if (version !== run.version) throw versionConflict("pick run", version, run.version);
 }
 
-/**
- * Applies the run's job commands to the (locked) jobs and writes run + jobs + all events.
- * Jobs are loaded and locked in id order; a START for a job that already runs is skipped.
- */
+/** The run's jobs, locked (in id order) after the run itself, by id. */
+async function lockJobs(em: EntityManager, ctx: RequestContext, refs: readonly string[]) {
+  return new Map((await loadJobs(em, ctx.tenant, refs.filter(isUuid), true)).map((j) => [j.id, j]));
+}
+
+/** The jobs' statuses, which decide what the run's START starts. */
+const statuses = (jobs: Map<string, PickJob>) =>
+  Object.fromEntries([...jobs].map(([id, j]) => [id, j.status]));
+
+/** Applies the run's job commands to the locked jobs and writes run + jobs + all events. */
 async function commit(
   deps: PickingDeps,
   ctx: RequestContext,
   em: EntityManager,
   change: RunChange,
   isNew: boolean,
-  lockedJobs?: Map<string, PickJob>,
+  jobs: Map<string, PickJob>,
 ): Promise<PickRun> {
   const ac = actionContext(deps, ctx);
-  const jobs =
-    lockedJobs ??
-    new Map(
-      (await loadJobs(em, ctx.tenant, [...new Set(change.commands.map((c) => c.pickJobRef))], true)).map(
-        (j) => [j.id, j],
-      ),
-    );
   const changed = new Map<string, PickJob>();
   const events: DomainEvent[] = [];
   for (const cmd of change.commands as JobCommand[]) {
     const job = changed.get(cmd.pickJobRef) ?? jobs.get(cmd.pickJobRef);
     if (!job) throw notFound("pick job", cmd.pickJobRef);
-    if (cmd.action.name === "START" && job.status !== "OPEN") continue;
     const result = applyPickJobAction(job, cmd.action as JsonObject, ac);
     const next = plain(result.job);
     changed.set(next.id, next);
@@ -84,7 +82,7 @@ export async function createPickRun(
 ): Promise<PickRun> {
   const refs = Array.isArray(body.pickJobRefs) ? (body.pickJobRefs as string[]) : [];
   return inTransaction(deps.orm, async (em) => {
-    const jobs = await loadJobs(em, ctx.tenant, refs.filter(isUuid), true);
+    const jobs = await lockJobs(em, ctx, refs);
     const change = create(
       {
         facilityRef: String(body.facilityRef ?? ""),
@@ -92,10 +90,10 @@ export async function createPickRun(
         pickRunType: body.pickRunType as string | undefined,
         status: body.status as string | undefined,
       },
-      jobs,
+      [...jobs.values()],
       { ...actionContext(deps, ctx), id: deps.newId() },
     );
-    return commit(deps, ctx, em, change, true, new Map(jobs.map((j) => [j.id, j])));
+    return commit(deps, ctx, em, change, true, jobs);
   });
 }
 
@@ -112,7 +110,9 @@ export async function pickRunAction(
   return inTransaction(deps.orm, async (em) => {
     const run = await requireRun(em, ctx, id, true);
     checkVersion(run, action.version);
-    return commit(deps, ctx, em, applyPickRunAction(run, action, actionContext(deps, ctx)), false);
+    const jobs = await lockJobs(em, ctx, run.pickJobRefs);
+    const change = applyPickRunAction(run, action, actionContext(deps, ctx), statuses(jobs));
+    return commit(deps, ctx, em, change, false, jobs);
   });
 }
 
@@ -126,7 +126,9 @@ export async function patchPickRun(
   return inTransaction(deps.orm, async (em) => {
     const run = await requireRun(em, ctx, id, true);
     checkVersion(run, version);
-    return commit(deps, ctx, em, applyPickRunPatch(run, actions, actionContext(deps, ctx)), false);
+    const jobs = await lockJobs(em, ctx, run.pickJobRefs);
+    const change = applyPickRunPatch(run, actions, actionContext(deps, ctx), statuses(jobs));
+    return commit(deps, ctx, em, change, false, jobs);
   });
 }
 
@@ -140,6 +142,14 @@ export async function removePickJob(
   return inTransaction(deps.orm, async (em) => {
     const run = await requireRun(em, ctx, id, true);
     checkVersion(run, version);
-    return commit(deps, ctx, em, removePickJobFromRun(run, pickJobRef, actionContext(deps, ctx)), false);
+    const jobs = await lockJobs(em, ctx, run.pickJobRefs);
+    return commit(
+      deps,
+      ctx,
+      em,
+      removePickJobFromRun(run, pickJobRef, actionContext(deps, ctx)),
+      false,
+      jobs,
+    );
   });
 }
