@@ -15,7 +15,8 @@
  * (createPickJob, jobColumns), so both sides write the same row.
  */
 import { isUuid, newId } from "@fop/kit/ids";
-import { createPickJob, jobColumns, newShortId } from "@fop/picking";
+import { encodeCursor } from "@fop/kit/search/cursor";
+import { createPickJob, jobColumns, newShortId, TARGET_TIME_KEY } from "@fop/picking";
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
 
@@ -57,7 +58,6 @@ const INSERT_JOB = `insert into picking.pick_job (tenant_id, id, version, create
   values ($1, $2, $3, $4, $5, $6, ${JOB_COLUMNS.map((_, i) => `$${i + 7}`).join(", ")})`;
 
 // runSearch's text for {and: [{facilityRef: {eq}}, {status: {eq}}]}, sort [{targetTime: "ASC"}].
-const TARGET_TIME_KEY = "coalesce(t.target_time, '9999-12-31T23:59:59.999Z'::timestamptz)";
 const searchSql = (limit: number) =>
   `SELECT t.id, t.doc, ${TARGET_TIME_KEY} AS __sort_value FROM picking.pick_job t ` +
   "WHERE t.tenant_id = $1::text AND (t.facility_ref = $2::text AND t.status = $3::text) " +
@@ -83,11 +83,7 @@ const searchSchema = {
 } as const;
 
 const cursor = (r: { id: string; __sort_value: Date } | undefined) =>
-  r
-    ? Buffer.from(JSON.stringify(["targetTime", "ASC", r.__sort_value.toISOString(), r.id])).toString(
-        "base64url",
-      )
-    : "";
+  r ? encodeCursor({ sort: "targetTime", dir: "ASC", value: r.__sort_value.toISOString(), id: r.id }) : "";
 
 /** Registers the pick job routes for `tenant`; `catalog` and `picking` are the two services' pools. */
 export function pickJobRoutes(

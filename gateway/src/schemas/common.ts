@@ -229,3 +229,9 @@ export const RequestVersion = (opts: { minimum?: number; description?: string } 
     description:
       opts.description ?? "The version of the document to be used in optimistic locking mechanisms.",
   });
+
+/** An optional property (the reference marks most of them so). */
+export const opt = <T extends TSchema>(t: T) => Type.Optional(t);
+
+/** Options of an object the reference closes (`additionalProperties: false`). */
+export const closed = { additionalProperties: false } as const;

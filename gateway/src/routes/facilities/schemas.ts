@@ -1,9 +1,8 @@
 /** Facility schemas: the reference's ManagedFacility/Supplier shapes, for the fields the registry keeps. */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { CustomAttributes, DateTime } from "../../schemas/common.ts";
+import { CustomAttributes, DateTime, opt } from "../../schemas/common.ts";
 
 const NonEmpty = Type.String({ pattern: "^.+$" });
-const opt = <T extends TSchema>(t: T) => Type.Optional(t);
 const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 
 export const FACILITY_TYPES = ["MANAGED_FACILITY", "SUPPLIER"] as const;

@@ -15,10 +15,12 @@
 import { type Static, type TInteger, type TProperties, type TSchema, Type } from "@sinclair/typebox";
 import {
   CustomAttributes,
+  closed,
   DateTime,
   Filters,
   ListQuery,
   LocaleString,
+  opt,
   PageInfo,
   RequestVersion,
   SearchPayload,
@@ -37,9 +39,7 @@ export const StringEnum = <const T extends string>(values: readonly T[], opts: O
 /** `type: object` without properties: free-form. */
 const FreeObject = (description?: string) =>
   Type.Object({}, { additionalProperties: true, ...(description ? { description } : {}) });
-const opt = <T extends TSchema>(t: T) => Type.Optional(t);
 const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const closed = { additionalProperties: false } as const;
 const NonEmpty = Type.String({ pattern: "^.+$" });
 const UnitKey = (minLength?: number) =>
   Type.String({
@@ -998,7 +998,7 @@ export const PickJobListQuery = Type.Object({
 
 const Version = RequestVersion({ minimum: 0, description: "Version of the entity to be changed" });
 /** Some actions' version has no minimum in the reference. */
-const LooseVersion = RequestVersion();
+export const LooseVersion = RequestVersion();
 
 interface ActionOptions<P extends TProperties> {
   title: string;

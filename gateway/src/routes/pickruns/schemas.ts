@@ -6,19 +6,17 @@
  * schema checks the discriminator, then `*_SCHEMAS[discriminator]` the whole body).
  */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { DateTime, LocaleString, RequestVersion } from "../../schemas/common.ts";
+import { closed, DateTime, LocaleString, opt, RequestVersion } from "../../schemas/common.ts";
 import {
   actionParameter,
   Editor,
+  LooseVersion,
   PickJobLineItemPartialStockLocationForUpdate,
   PickLineItemStatus,
   patchAction,
   pickLineItemProperties,
   StringEnum,
 } from "../pickjobs/schemas.ts";
-
-const opt = <T extends TSchema>(t: T) => Type.Optional(t);
-const closed = { additionalProperties: false } as const;
 
 export const PICK_RUN_TYPES = ["multiOrderPick", "multiOrder", "batchPick", "batch"] as const;
 export const PickRunType = StringEnum(PICK_RUN_TYPES, {
@@ -147,7 +145,6 @@ export const PickRunPatchAction = Type.Object(
 // --- POST /api/pickruns/{id}/actions -------------------------------------------------------------
 
 /** Some actions' version has no minimum in the reference. */
-const LooseVersion = RequestVersion();
 
 export const PickRunSplitLineItemsInfo = Type.Object(
   {
