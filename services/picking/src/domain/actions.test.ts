@@ -331,6 +331,21 @@ describe("SPLIT_LINE_ITEMS_PICK_JOB", () => {
     expect(again.job.pickLineItems[3]!.originId).toBe(a);
   });
 
+  it("divides secondary quantity and picks in proportion: the parts add up to the line", () => {
+    const j = job();
+    const [a] = ids(j);
+    Object.assign(j.pickLineItems[0]!, { quantity: 4, picked: 2, secondaryQuantity: 10, secondaryPicked: 5 });
+    const r = apply(j, {
+      name: "SPLIT_LINE_ITEMS_PICK_JOB",
+      version: 1,
+      splitLineItemsInfo: [{ lineItemId: a, quantity: 2, picked: 1 }],
+    });
+    const source = r.job.pickLineItems[0]!;
+    const part = r.job.pickLineItems.at(-1)!;
+    expect([part.secondaryQuantity, part.secondaryPicked]).toEqual([5, 2]);
+    expect([source.secondaryQuantity, source.secondaryPicked]).toEqual([5, 3]);
+  });
+
   it("the source must keep quantity >= 1 and picked within 0..quantity (400 naming the info)", () => {
     const j = job();
     const [a] = ids(j);

@@ -26,7 +26,14 @@
  * the editor (editor + usersModificationHistory). Inputs are never mutated.
  */
 import { invalid, precondition } from "@fop/kit/errors";
-import { applyLineUpdate, checkClosedLine, lineIndex, pickedWithSubstitutes, resetLine } from "./lines.ts";
+import {
+  applyLineUpdate,
+  checkClosedLine,
+  lineIndex,
+  pickedWithSubstitutes,
+  resetLine,
+  splitSecondary,
+} from "./lines.ts";
 import { toAssignedUser } from "./pickjob.ts";
 import {
   type ActionContext,
@@ -259,7 +266,8 @@ export function transition(
  * SPLIT_LINE_ITEMS_PICK_JOB: per info a new line takes `quantity` and `picked` off the source line
  * (originId = the source's originId, else its id; its recordable attributes get new ids with the
  * originals as originId). The source must keep a quantity >= 1 and a picked within 0..its quantity;
- * the new part may not carry more picked than its quantity.
+ * the new part may not carry more picked than its quantity. Secondary quantities and picks are
+ * divided in proportion (`splitSecondary`).
  */
 function split(job: PickJob, infos: readonly JsonObject[], ctx: ActionContext): void {
   const lines = [...job.pickLineItems];
@@ -284,8 +292,10 @@ function split(job: PickJob, infos: readonly JsonObject[], ctx: ActionContext): 
         `${field}/picked`,
       );
     }
+    const secondary = splitSecondary(source, quantity, picked);
     const part: PickLineItem = {
       ...structuredClone(source),
+      ...secondary.part,
       id: ctx.newId(),
       quantity,
       picked,
@@ -301,7 +311,7 @@ function split(job: PickJob, infos: readonly JsonObject[], ctx: ActionContext): 
         originId: a.originId ?? a.id,
       }));
     }
-    lines[at] = { ...source, ...rest };
+    lines[at] = { ...source, ...rest, ...secondary.rest };
     lines.push(part);
   });
   job.pickLineItems = lines;

@@ -212,3 +212,31 @@ export function resetLine(line: PickLineItem): PickLineItem {
   }
   return out;
 }
+
+interface Secondary {
+  secondaryQuantity?: number;
+  secondaryPicked?: number;
+}
+
+/**
+ * Splitting `quantity` (of which `picked` picked) off a line, job or run: the part takes the
+ * secondary quantity and picks in proportion (rounded down), the line keeps the rest, so the two
+ * add up to what the line had. Returns the secondary fields of both (absent ones stay absent).
+ */
+export function splitSecondary(
+  line: Secondary & { quantity: number; picked: number },
+  quantity: number,
+  picked: number,
+): { part: Secondary; rest: Secondary } {
+  const part: Secondary = {};
+  const rest: Secondary = {};
+  if (line.secondaryQuantity !== undefined) {
+    part.secondaryQuantity = Math.floor((line.secondaryQuantity * quantity) / line.quantity);
+    rest.secondaryQuantity = line.secondaryQuantity - part.secondaryQuantity;
+  }
+  if (line.secondaryPicked !== undefined) {
+    part.secondaryPicked = line.picked > 0 ? Math.floor((line.secondaryPicked * picked) / line.picked) : 0;
+    rest.secondaryPicked = line.secondaryPicked - part.secondaryPicked;
+  }
+  return { part, rest };
+}

@@ -8,6 +8,7 @@
  */
 import { invalid, precondition } from "@fop/kit/errors";
 import { INTERNAL_ACTIONS } from "./lifecycle.ts";
+import { splitSecondary } from "./lines.ts";
 import type {
   ActionContext,
   JsonObject,
@@ -583,15 +584,9 @@ function splitLines(d: Draft, infos: readonly JsonObject[]) {
     newLine.originId = line.originId ?? line.id;
     newLine.quantity = quantity;
     newLine.picked = picked;
-    if (line.secondaryQuantity !== undefined) {
-      newLine.secondaryQuantity = Math.floor((line.secondaryQuantity * quantity) / line.quantity);
-      line.secondaryQuantity -= newLine.secondaryQuantity;
-    }
-    if (line.secondaryPicked !== undefined) {
-      newLine.secondaryPicked =
-        line.picked > 0 ? Math.floor((line.secondaryPicked * picked) / line.picked) : 0;
-      line.secondaryPicked -= newLine.secondaryPicked;
-    }
+    const secondary = splitSecondary(line, quantity, picked);
+    Object.assign(newLine, secondary.part);
+    Object.assign(line, secondary.rest);
     line.quantity -= quantity;
     line.picked -= picked;
     run.lineSources[line.id] = keep;
