@@ -96,7 +96,12 @@ function upsertSubstitutes(line: PickLineItem, items: JsonObject[], field: strin
   line.substituteLineItems = current;
 }
 
-function updateStockLocations(line: PickLineItem, items: JsonObject[], field: string): void {
+/** Records picks on the line's known partial stock locations (400 naming the item for an unknown one). */
+export function updateStockLocations(
+  line: Pick<PickLineItem, "id" | "partialStockLocations">,
+  items: JsonObject[],
+  field: string,
+): void {
   const locations = [...(line.partialStockLocations ?? [])];
   items.forEach((item, i) => {
     const at = locations.findIndex((l) => l.tenantPartialStockId === item.tenantPartialStockId);

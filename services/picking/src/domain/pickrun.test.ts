@@ -462,6 +462,39 @@ describe("ModifyPickRunLineItem", () => {
     ]);
   });
 
+  it("records reasons and stock picks on the run line as a job line does; an unknown stock location is 400", () => {
+    const run = withStatus(batchRun("multiOrder"), "IN_PROGRESS");
+    const l = run.pickLineItems[0]!;
+    const change = modify(run, [
+      {
+        action: "ModifyPickRunLineItem",
+        id: l.id,
+        picked: 1,
+        shortPickReason: { reasonLocalized: { en_US: "broken" } },
+      },
+    ]);
+    expect(change.run.pickLineItems[0]!.shortPickReason).toEqual({
+      reasonLocalized: { en_US: "broken" },
+      reason: "broken",
+    });
+    expect(() =>
+      modify(run, [
+        {
+          action: "ModifyPickRunLineItem",
+          id: l.id,
+          picked: 1,
+          partialStockLocations: [{ tenantPartialStockId: "nope", picked: 1 }],
+        },
+      ]),
+    ).toThrow(
+      expect.objectContaining({
+        kind: "invalid",
+        code: "UNKNOWN_PARTIAL_STOCK_LOCATION",
+        field: "/actions/0/partialStockLocations/0/tenantPartialStockId",
+      }),
+    );
+  });
+
   it("rejects an unknown line id", () => {
     expect(() => modify(batchRun(), [{ action: "ModifyPickRunLineItem", id: "nope", picked: 1 }])).toThrow(
       expect.objectContaining({

@@ -8,11 +8,10 @@
  */
 import { invalid, precondition } from "@fop/kit/errors";
 import { INTERNAL_ACTIONS } from "./lifecycle.ts";
-import { splitSecondary } from "./lines.ts";
+import { splitSecondary, shortPickReason as toShortPickReason, updateStockLocations } from "./lines.ts";
 import type {
   ActionContext,
   JsonObject,
-  JsonValue,
   PartialStockLocation,
   PickJob,
   PickJobStatus,
@@ -669,13 +668,14 @@ function modifyLine(d: Draft, action: JsonObject, field: string) {
   if (typeof secondaryPicked === "number") line.secondaryPicked = secondaryPicked;
   const status = action["status"] as PickLineItemStatus | undefined;
   if (status !== undefined) line.status = status;
+  // The run line records reasons and stock picks as a job line does (lines.ts), so what the run
+  // accepts is what its jobs accept.
   const shortPickReason = action["shortPickReason"] as JsonObject | undefined;
-  if (shortPickReason !== undefined) {
-    line.shortPickReason = clone(shortPickReason) as unknown as NonNullable<PickLineItem["shortPickReason"]>;
-  }
+  const reason = shortPickReason?.["reasonLocalized"] ?? action["shortPickReasonLocalized"];
+  if (reason !== undefined)
+    line.shortPickReason = toShortPickReason({ ...(reason as Record<string, string>) });
   const psl = action["partialStockLocations"] as JsonObject[] | undefined;
-  if (psl !== undefined)
-    line.partialStockLocations = mergePartialStockLocations(line.partialStockLocations, psl);
+  if (psl !== undefined) updateStockLocations(line, psl, `${field}/partialStockLocations`);
 
   const sources = run.lineSources[line.id] ?? [];
   for (const source of sources) {
@@ -685,25 +685,6 @@ function modifyLine(d: Draft, action: JsonObject, field: string) {
     // Stock locations are only known per job line when the run line has a single source.
     if (psl !== undefined && sources.length === 1) pending.partialStockLocations = psl;
   }
-}
-
-function mergePartialStockLocations(
-  current: readonly PartialStockLocation[] | undefined,
-  updates: readonly JsonObject[],
-): PartialStockLocation[] {
-  const out = (current ?? []).map((p) => clone(p));
-  for (const u of updates) {
-    const target = out.find((p) => p.tenantPartialStockId === u["tenantPartialStockId"]);
-    const fields: Record<string, JsonValue> = {};
-    for (const key of ["picked", "stockEmptied", "stockRef"]) if (u[key] !== undefined) fields[key] = u[key]!;
-    if (target) Object.assign(target, fields);
-    else
-      out.push({
-        ...clone(u),
-        tenantPartialStockId: String(u["tenantPartialStockId"]),
-      } as PartialStockLocation);
-  }
-  return out;
 }
 
 /**
