@@ -1,12 +1,15 @@
 import { kitEventMigrations } from "@fop/kit/events/migrations";
 import type { MigrationObject } from "@mikro-orm/postgresql";
-import { PickJobSchema, PickRunSchema } from "./entities.ts";
 import { M0001Initial } from "./migrations/m0001-initial.ts";
 
 /** The schema (and database role prefix) the picking service owns. */
 export const SCHEMA = "picking";
 
-export const entities = [PickJobSchema, PickRunSchema];
+/**
+ * No ORM entities: the use cases read and write pick_job / pick_run with parameterised SQL
+ * (db/rows.ts), a document plus derived columns, one statement per step.
+ */
+export const entities = [];
 
 /** Applied in order; never edit a released migration, add a new one. */
 export const migrations: MigrationObject[] = [

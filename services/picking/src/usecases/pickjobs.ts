@@ -25,9 +25,6 @@ import { pickJobEvent } from "../events/picking.events.ts";
 import type { PickingDeps } from "./deps.ts";
 import { pickJobSearch } from "./pickjob-search.ts";
 
-/** Drops `undefined` members so the document is plain JSON (what is stored is what is read). */
-export const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
-
 export function actionContext(deps: PickingDeps, ctx: RequestContext): ActionContext {
   return {
     now: deps.now(),
@@ -60,9 +57,7 @@ export async function createPickJob(
       "/facilityRef",
     );
   }
-  const job = plain(
-    create(body, { ...actionContext(deps, ctx), id: deps.newId(), shortId: deps.newShortId() }),
-  );
+  const job = create(body, { ...actionContext(deps, ctx), id: deps.newId(), shortId: deps.newShortId() });
   return inTransaction(deps.orm, async (em) => {
     await insertJob(em, ctx.tenant, job);
     await deps.outbox.record(em, ctx, [pickJobEvent("PICK_JOB_CREATED", job)]);
@@ -95,7 +90,7 @@ export async function pickJobAction(
     const job = await requireJob(em, ctx, id, true);
     checkVersion(job, action.version);
     const result = applyPickJobAction(job, action, actionContext(deps, ctx));
-    const next = plain(result.job);
+    const next = result.job;
     await updateJob(em, ctx.tenant, next);
     await deps.outbox.record(em, ctx, [pickJobEvent(result.event, next)]);
     return next;
@@ -114,7 +109,7 @@ export async function patchPickJob(
     const job = await requireJob(em, ctx, id, true);
     checkVersion(job, version);
     const result = applyPickJobPatch(job, actions, actionContext(deps, ctx));
-    const next = plain(result.job);
+    const next = result.job;
     await updateJob(em, ctx.tenant, next);
     const events = result.events.length > 0 ? result.events : ["PICK_JOB_UPDATED"];
     await deps.outbox.record(

@@ -23,7 +23,7 @@ import {
 import type { JsonObject, PickJob, PickRun } from "../domain/types.ts";
 import { pickJobEvent, pickRunEvent } from "../events/picking.events.ts";
 import type { PickingDeps } from "./deps.ts";
-import { actionContext, plain } from "./pickjobs.ts";
+import { actionContext } from "./pickjobs.ts";
 
 async function requireRun(em: EntityManager, ctx: RequestContext, id: string, forUpdate: boolean) {
   const run = isUuid(id) ? await loadRun(em, ctx.tenant, id, forUpdate) : undefined;
@@ -63,12 +63,12 @@ async function commit(
     const job = changed.get(cmd.pickJobRef) ?? jobs.get(cmd.pickJobRef);
     if (!job) throw notFound("pick job", cmd.pickJobRef);
     const result = applyPickJobAction(job, cmd.action as JsonObject, ac);
-    const next = plain(result.job);
+    const next = result.job;
     changed.set(next.id, next);
     events.push(pickJobEvent(result.event, next));
   }
   for (const job of changed.values()) await updateJob(em, ctx.tenant, job);
-  const run = plain(change.run);
+  const run = change.run;
   if (isNew) await insertRun(em, ctx.tenant, run);
   else await updateRun(em, ctx.tenant, run);
   await deps.outbox.record(em, ctx, [pickRunEvent(change.event, run), ...events]);
