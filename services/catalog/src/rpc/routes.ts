@@ -4,7 +4,7 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import { invalid } from "@fop/kit/errors";
 import { enumName } from "@fop/kit/rpc/proto";
-import { searchParams } from "@fop/kit/rpc/search";
+import { listPage, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import {
   CatalogService,
@@ -34,16 +34,11 @@ const MASK_FIELDS: Record<string, ModifiableField> = {
   custom_attributes: "customAttributes",
 };
 
-const page = (p: { size: number; startAfterId: string } | undefined) => ({
-  size: p?.size && p.size > 0 ? Math.min(p.size, 500) : 25,
-  startAfterId: p?.startAfterId ?? "",
-});
-
 export function catalogRoutes(deps: CatalogDeps) {
   return (router: ConnectRouter) =>
     router.service(CatalogService, {
       async listCategories(req, hctx) {
-        const { size, startAfterId } = page(req.page);
+        const { size, startAfterId } = listPage(req.page);
         const list = await categories.listCategories(deps, requestContext(hctx), size, startAfterId);
         return { categories: list.map(toCategoryMessage) };
       },
@@ -88,7 +83,7 @@ export function catalogRoutes(deps: CatalogDeps) {
 
       async listFacilities(req, hctx) {
         const result = await facilities.listFacilities(deps, requestContext(hctx), {
-          ...page(req.page),
+          ...listPage(req.page),
           statuses: req.statuses
             .map((s) => enumName(FacilityStatusSchema, s))
             .filter(Boolean) as FacilityStatus[],

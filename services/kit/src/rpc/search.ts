@@ -21,3 +21,9 @@ export function searchParams(req: SearchRequest | undefined): SearchParams {
     withTotal: req.withTotal,
   };
 }
+
+/** A list endpoint's page (`size` 1..500, default 25; `startAfterId`) from its RPC message. */
+export const listPage = (p: { size: number; startAfterId: string } | undefined) => ({
+  size: p?.size && p.size > 0 ? Math.min(p.size, 500) : 25,
+  startAfterId: p?.startAfterId ?? "",
+});

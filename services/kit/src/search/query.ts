@@ -44,7 +44,9 @@ export const QUERY_LIMITS = {
   maxStringLength: 256,
 } as const;
 
-const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A JSON object (not an array, not null). */
+export const isObject = (v: unknown): v is JsonObject =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const badValue = (path: string, expected: string) =>
   invalid("INVALID_QUERY_VALUE", `${path} must be ${expected}.`, path);

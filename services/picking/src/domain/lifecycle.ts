@@ -34,7 +34,7 @@ import {
   resetLine,
   splitSecondary,
 } from "./lines.ts";
-import { toAssignedUser } from "./pickjob.ts";
+import { historyEntry, toAssignedUser } from "./pickjob.ts";
 import {
   type ActionContext,
   type JsonObject,
@@ -82,8 +82,6 @@ export type ActionName =
   | "PAUSE"
   | "RESTART"
   | "RESET";
-/** @deprecated alias of {@link ActionName}. */
-export type StatusAction = ActionName;
 /** Actions that change lines or metadata, never the status. */
 export type LineAction =
   | "REPLACE_ASSIGNED_USERS"
@@ -449,10 +447,7 @@ export function touch(job: PickJob, ctx: ActionContext): void {
   job.version += 1;
   job.lastModified = now;
   job.editor = { ...ctx.user };
-  job.usersModificationHistory = [
-    ...(job.usersModificationHistory ?? []),
-    { modificationDate: now, userId: ctx.user.userId ?? ctx.user.username, username: ctx.user.username },
-  ];
+  job.usersModificationHistory = [...(job.usersModificationHistory ?? []), historyEntry(ctx)];
 }
 
 /**

@@ -16,7 +16,7 @@
  * - ModifyPickJobLastEditor: take over the job (editor = the caller, as for every change).
  * - RestartPickJob, ResetPickJob, AbortPickJob: RESTART, RESET, ABORT.
  */
-import { invalid, precondition } from "@fop/kit/errors";
+import { invalid } from "@fop/kit/errors";
 import {
   ACTIVE,
   type ActionName,
@@ -77,12 +77,7 @@ function modifyStatus(job: PickJob, status: PickJobStatus, ctx: ActionContext, f
       field,
     );
   }
-  if (!ACTIVE.includes(job.status)) {
-    throw precondition(
-      "INVALID_TRANSITION",
-      `A pick job in status ${job.status} cannot be set to ${status}; it is possible in status ${ACTIVE.join(", ")}.`,
-    );
-  }
+  requireStatus(job, `ModifyPickJob ${status}`, ACTIVE);
   setStatus(job, status);
   return "PICK_JOB_UPDATED" as const;
 }

@@ -100,9 +100,7 @@ export function createPickJob(
     anonymized: false,
     pickLineItems: ((body.pickLineItems as JsonObject[] | undefined) ?? []).map((l) => newLine(l, ctx)),
     editor: { ...ctx.user },
-    usersModificationHistory: [
-      { modificationDate: now, userId: ctx.user.userId ?? ctx.user.username, username: ctx.user.username },
-    ],
+    usersModificationHistory: [historyEntry(ctx)],
   } as unknown as PickJob;
   if (Array.isArray(body.expectedPickLineItems)) {
     job.expectedPickLineItems = (body.expectedPickLineItems as JsonObject[]).map((l) => ({
@@ -138,3 +136,10 @@ export function availableSubstitutes(
   });
   return { tenantArticleId: line.article.tenantArticleId, substitutes };
 }
+
+/** One entry of `usersModificationHistory`: who changed the job, and when (`ctx.now`). */
+export const historyEntry = (ctx: ActionContext) => ({
+  modificationDate: ctx.now.toISOString(),
+  userId: ctx.user.userId ?? ctx.user.username,
+  username: ctx.user.username,
+});

@@ -56,7 +56,6 @@ export type PickRunActionName = (typeof PICK_RUN_ACTIONS)[number];
 
 /** Statuses in which a run can still change. */
 export const ACTIVE_RUN_STATUSES: readonly PickRunStatus[] = ["OPEN", "IN_PROGRESS", "PAUSED"];
-export const TERMINAL_RUN_STATUSES: readonly PickRunStatus[] = ["CLOSED", "CANCELED", "OBSOLETE"];
 
 /** Pick job statuses a job may have when it joins a run. */
 export const JOINABLE_JOB_STATUSES: readonly PickJobStatus[] = INTERNAL_ACTIONS.ATTACH_PICK_RUN;
@@ -78,9 +77,6 @@ export const RUN_TRANSITIONS: Readonly<
   REMOVE_PICK_JOB: { from: ACTIVE_RUN_STATUSES, event: "PICK_RUN_UPDATED" },
   SPLIT_LINES_PICK_RUN: { from: ACTIVE_RUN_STATUSES, event: "PICK_RUN_UPDATED" },
 };
-
-/** Where PATCH ModifyPickRunLineItem is allowed (an OPEN run is started implicitly). */
-export const LINE_EDITABLE_RUN_STATUSES: readonly PickRunStatus[] = ACTIVE_RUN_STATUSES;
 
 /** Deprecated PATCH actions and the /actions action each stands for. */
 const DEPRECATED_PATCH_ACTIONS: Readonly<Record<string, PickRunActionName>> = {
@@ -648,7 +644,8 @@ export function applyPickRunAction(
 
 function modifyLine(d: Draft, action: JsonObject, field: string) {
   const run = d.run;
-  assertAllowed("ModifyPickRunLineItem", run.status, LINE_EDITABLE_RUN_STATUSES);
+  // Allowed while the run is active; an OPEN run is started implicitly.
+  assertAllowed("ModifyPickRunLineItem", run.status, ACTIVE_RUN_STATUSES);
   const id = String(action["id"]);
   const line = run.pickLineItems.find((l) => l.id === id);
   if (!line)

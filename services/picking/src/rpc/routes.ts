@@ -4,7 +4,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { invalid } from "@fop/kit/errors";
-import { searchParams } from "@fop/kit/rpc/search";
+import { listPage, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { PickingService, PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { publicPickRun } from "../domain/pickrun.ts";
@@ -43,8 +43,7 @@ export function pickingRoutes(deps: PickingDeps) {
     router.service(PickingService, {
       async listPickJobs(req, hctx) {
         const result = await jobs.listPickJobs(deps, requestContext(hctx), {
-          size: req.page?.size && req.page.size > 0 ? Math.min(req.page.size, 500) : 25,
-          startAfterId: req.page?.startAfterId ?? "",
+          ...listPage(req.page),
           searchTerm: opt(req.searchTerm),
           carrierKeys: req.carrierKeys,
           startOrderDate: opt(req.startOrderDate),

@@ -2,13 +2,11 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { invalid } from "@fop/kit/errors";
 import type { SearchResource } from "@fop/kit/search/keyset";
+import { isObject } from "@fop/kit/search/query";
 import type { SqlBuilder } from "@fop/kit/search/sql-builder";
 import { SCHEMA } from "../db/orm.ts";
 import { TARGET_TIME_KEY } from "../db/sort-keys.ts";
 import { PICK_JOB_STATUSES, PICKING_METHODS } from "../domain/types.ts";
-
-const isObject = (v: unknown): v is Record<string, JsonValue> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * transfers: {contains: {id: {eq | notEq}}, exists: boolean}. `contains` matches when at least one

@@ -69,11 +69,16 @@ export async function getPickJob(deps: PickingDeps, ctx: RequestContext, id: str
   return requireJob(readEm(deps.orm), ctx, id, false);
 }
 
-function checkVersion(job: PickJob, version: unknown): void {
+/** The request must name the entity's current version (409 otherwise). */
+export function checkVersion(
+  entity: "pick job" | "pick run",
+  doc: { version: number },
+  version: unknown,
+): void {
   if (typeof version !== "number" || !Number.isInteger(version)) {
-    throw invalid("VERSION_REQUIRED", "version must be the pick job's current version.", "/version");
+    throw invalid("VERSION_REQUIRED", `version must be the ${entity}'s current version.`, "/version");
   }
-  if (version !== job.version) throw versionConflict("pick job", version, job.version);
+  if (version !== doc.version) throw versionConflict(entity, version, doc.version);
 }
 
 /** POST /api/pickjobs/{id}/actions: one action on the version the body names. */
@@ -88,7 +93,7 @@ export async function pickJobAction(
   }
   return inTransaction(deps.orm, async (em) => {
     const job = await requireJob(em, ctx, id, true);
-    checkVersion(job, action.version);
+    checkVersion("pick job", job, action.version);
     const result = applyPickJobAction(job, action, actionContext(deps, ctx));
     const next = result.job;
     await updateJob(em, ctx.tenant, next);
@@ -107,7 +112,7 @@ export async function patchPickJob(
 ): Promise<PickJob> {
   return inTransaction(deps.orm, async (em) => {
     const job = await requireJob(em, ctx, id, true);
-    checkVersion(job, version);
+    checkVersion("pick job", job, version);
     const result = applyPickJobPatch(job, actions, actionContext(deps, ctx));
     const next = result.job;
     await updateJob(em, ctx.tenant, next);

@@ -6,7 +6,7 @@
  */
 import type { RequestContext } from "@fop/kit/context";
 import { inTransaction, readEm } from "@fop/kit/db/tx";
-import { invalid, notFound, versionConflict } from "@fop/kit/errors";
+import { notFound } from "@fop/kit/errors";
 import type { DomainEvent } from "@fop/kit/events/envelope";
 import { isUuid } from "@fop/kit/ids";
 import type { EntityManager } from "@mikro-orm/postgresql";
@@ -23,19 +23,12 @@ import {
 import type { JsonObject, PickJob, PickRun } from "../domain/types.ts";
 import { pickJobEvent, pickRunEvent } from "../events/picking.events.ts";
 import type { PickingDeps } from "./deps.ts";
-import { actionContext } from "./pickjobs.ts";
+import { actionContext, checkVersion } from "./pickjobs.ts";
 
 async function requireRun(em: EntityManager, ctx: RequestContext, id: string, forUpdate: boolean) {
   const run = isUuid(id) ? await loadRun(em, ctx.tenant, id, forUpdate) : undefined;
   if (!run) throw notFound("pick run", id);
   return run;
-}
-
-function checkVersion(run: PickRun, version: unknown): void {
-  if (typeof version !== "number" || !Number.isInteger(version)) {
-    throw invalid("VERSION_REQUIRED", "version must be the pick run's current version.", "/version");
-  }
-  if (version !== run.version) throw versionConflict("pick run", version, run.version);
 }
 
 /** The run's jobs, locked (in id order) after the run itself, by id. */
@@ -109,7 +102,7 @@ export async function pickRunAction(
 ): Promise<PickRun> {
   return inTransaction(deps.orm, async (em) => {
     const run = await requireRun(em, ctx, id, true);
-    checkVersion(run, action.version);
+    checkVersion("pick run", run, action.version);
     const jobs = await lockJobs(em, ctx, run.pickJobRefs);
     const change = applyPickRunAction(run, action, actionContext(deps, ctx), statuses(jobs));
     return commit(deps, ctx, em, change, false, jobs);
@@ -125,7 +118,7 @@ export async function patchPickRun(
 ): Promise<PickRun> {
   return inTransaction(deps.orm, async (em) => {
     const run = await requireRun(em, ctx, id, true);
-    checkVersion(run, version);
+    checkVersion("pick run", run, version);
     const jobs = await lockJobs(em, ctx, run.pickJobRefs);
     const change = applyPickRunPatch(run, actions, actionContext(deps, ctx), statuses(jobs));
     return commit(deps, ctx, em, change, false, jobs);
@@ -141,7 +134,7 @@ export async function removePickJob(
 ): Promise<PickRun> {
   return inTransaction(deps.orm, async (em) => {
     const run = await requireRun(em, ctx, id, true);
-    checkVersion(run, version);
+    checkVersion("pick run", run, version);
     const jobs = await lockJobs(em, ctx, run.pickJobRefs);
     return commit(
       deps,
