@@ -185,22 +185,25 @@ export function setStatus(job: PickJob, status: PickJobStatus, subStatus?: PickJ
 }
 
 /** Applies line updates (absolute picks) to copies of the named lines; `field` names the array. */
-function updateLines(
+/**
+ * Applies line updates (each with the path its errors name) to the job's own copy of its lines:
+ * PICK, MODIFY_PICK_JOB_LINE_ITEMS and the deprecated PATCH's ModifyPickLineItem.
+ */
+export function updateLines(
   job: PickJob,
-  updates: readonly JsonObject[],
+  updates: readonly { update: JsonObject; field: string }[],
   ctx: ActionContext,
-  field: string,
   opts: { closeLine: boolean; allowStatus: boolean },
 ): void {
-  const lines = [...job.pickLineItems];
-  updates.forEach((u, i) => {
-    const at = lineIndex(lines, u.id, `${field}/${i}/id`);
-    const line = structuredClone(lines[at]!);
-    applyLineUpdate(line, u, ctx, { field: `${field}/${i}`, ...opts });
-    lines[at] = line;
-  });
-  job.pickLineItems = lines;
+  for (const { update, field } of updates) {
+    const line = job.pickLineItems[lineIndex(job.pickLineItems, update.id, `${field}/id`)]!;
+    applyLineUpdate(line, update, ctx, { field, ...opts });
+  }
 }
+
+/** Updates listed under one body field, each named by its index. */
+const listed = (updates: readonly JsonObject[], field: string) =>
+  updates.map((update, i) => ({ update, field: `${field}/${i}` }));
 
 /**
  * CLOSE: every line CLOSED. Nothing picked at all (substitutes counted) -> ABORTED/ZERO_PICKED;
@@ -245,7 +248,7 @@ export function transition(
       job.pickLineItems = job.pickLineItems.map((l) => ({ ...l, status: "IN_PROGRESS" }));
       break;
     case "PICK":
-      updateLines(job, lineItems ?? [], ctx, "/lineItems", { closeLine: true, allowStatus: false });
+      updateLines(job, listed(lineItems ?? [], "/lineItems"), ctx, { closeLine: true, allowStatus: false });
       break;
     case "RESET":
       job.pickLineItems = job.pickLineItems.map(resetLine);
@@ -430,10 +433,15 @@ function applyLineAction(job: PickJob, name: LineAction, action: JsonObject, ctx
       updateRecordableAttributes(job, action.recordableAttributeUpdates as JsonObject[]);
       return;
     case "MODIFY_PICK_JOB_LINE_ITEMS":
-      updateLines(job, action.pickJobLineItemUpdates as JsonObject[], ctx, "/pickJobLineItemUpdates", {
-        closeLine: false,
-        allowStatus: true,
-      });
+      updateLines(
+        job,
+        listed(action.pickJobLineItemUpdates as JsonObject[], "/pickJobLineItemUpdates"),
+        ctx,
+        {
+          closeLine: false,
+          allowStatus: true,
+        },
+      );
       return;
     case "ADD_TARGET_TIME":
       addTargetTime(job, action.targetTime as string);

@@ -26,8 +26,8 @@ import {
   TRANSITIONS,
   touch,
   transition,
+  updateLines,
 } from "./lifecycle.ts";
-import { applyLineUpdate, lineIndex } from "./lines.ts";
 import type { ActionContext, JsonObject, PickJob, PickJobEventType, PickJobStatus } from "./types.ts";
 
 /** Statuses ModifyPickJob sets directly (no client action reaches them). */
@@ -54,15 +54,10 @@ function actionFor(job: PickJob, status: PickJobStatus): ActionName | undefined 
 function applyLineActions(job: PickJob, actions: readonly JsonObject[], ctx: ActionContext): void {
   if (!actions.some((a) => a.action === "ModifyPickLineItem")) return;
   requireStatus(job, "ModifyPickLineItem", LINE_ACTIONS.MODIFY_PICK_JOB_LINE_ITEMS);
-  const lines = [...job.pickLineItems];
-  actions.forEach((a, i) => {
-    if (a.action !== "ModifyPickLineItem") return;
-    const at = lineIndex(lines, a.id, `/actions/${i}/id`);
-    const line = structuredClone(lines[at]!);
-    applyLineUpdate(line, a, ctx, { field: `/actions/${i}`, closeLine: false, allowStatus: true });
-    lines[at] = line;
-  });
-  job.pickLineItems = lines;
+  const updates = actions.flatMap((update, i) =>
+    update.action === "ModifyPickLineItem" ? [{ update, field: `/actions/${i}` }] : [],
+  );
+  updateLines(job, updates, ctx, { closeLine: false, allowStatus: true });
 }
 
 /** ModifyPickJob.status; returns the event of the transition it made, if any. */
