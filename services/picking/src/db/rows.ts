@@ -6,8 +6,6 @@ import { query } from "@fop/kit/db/sql";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { JsonObject, PickJob, PickRun, RunLineSource } from "../domain/types.ts";
 
-type Row = Record<string, unknown>;
-
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 const obj = (v: unknown): JsonObject | undefined =>
   v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : undefined;
@@ -89,36 +87,40 @@ const JOB_CASTS: Record<string, string> = {
   user_refs: "text[]",
 };
 
-function jobParams(job: PickJob): { names: string[]; values: unknown[]; casts: string[] } {
+const cast = (c: string) => (JOB_CASTS[c] ? `::${JOB_CASTS[c]}` : "");
+// The statements are the same for every job: built once.
+const INSERT_JOB = `insert into pick_job (tenant_id, id, version, created, last_modified, doc, ${JOB_COLUMNS.join(", ")})
+  values ($1, $2::uuid, $3, $4::timestamptz, $5::timestamptz, $6::jsonb, ${JOB_COLUMNS.map((c, i) => `$${7 + i}${cast(c)}`).join(", ")})`;
+const UPDATE_JOB = `update pick_job set version = $3, last_modified = $4::timestamptz, doc = $5::jsonb,
+    ${JOB_COLUMNS.map((c, i) => `${c} = $${6 + i}${cast(c)}`).join(", ")}
+  where tenant_id = $1 and id = $2::uuid`;
+
+/** The derived column values of `job`, in JOB_COLUMNS order. */
+function columnValues(job: PickJob): unknown[] {
   const cols = jobColumns(job) as Record<string, unknown>;
-  return {
-    names: JOB_COLUMNS,
-    values: JOB_COLUMNS.map((c) => cols[c]),
-    casts: JOB_COLUMNS.map((c) => (JOB_CASTS[c] ? `::${JOB_CASTS[c]}` : "")),
-  };
+  return JOB_COLUMNS.map((c) => cols[c]);
 }
 
 export async function insertJob(em: EntityManager, tenant: string, job: PickJob): Promise<void> {
-  const p = jobParams(job);
-  const base = 6;
   await query(em, {
-    text: `insert into pick_job (tenant_id, id, version, created, last_modified, doc, ${p.names.join(", ")})
-           values ($1, $2::uuid, $3, $4::timestamptz, $5::timestamptz, $6::jsonb, ${p.names
-             .map((_, i) => `$${base + i + 1}${p.casts[i]}`)
-             .join(", ")})`,
-    params: [tenant, job.id, job.version, job.created, job.lastModified, JSON.stringify(job), ...p.values],
+    text: INSERT_JOB,
+    params: [
+      tenant,
+      job.id,
+      job.version,
+      job.created,
+      job.lastModified,
+      JSON.stringify(job),
+      ...columnValues(job),
+    ],
   });
 }
 
 /** Writes a changed job; the caller holds the row lock (loadJob with forUpdate). */
 export async function updateJob(em: EntityManager, tenant: string, job: PickJob): Promise<void> {
-  const p = jobParams(job);
-  const base = 5;
   await query(em, {
-    text: `update pick_job set version = $3, last_modified = $4::timestamptz, doc = $5::jsonb,
-             ${p.names.map((n, i) => `${n} = $${base + i + 1}${p.casts[i]}`).join(", ")}
-           where tenant_id = $1 and id = $2::uuid`,
-    params: [tenant, job.id, job.version, job.lastModified, JSON.stringify(job), ...p.values],
+    text: UPDATE_JOB,
+    params: [tenant, job.id, job.version, job.lastModified, JSON.stringify(job), ...columnValues(job)],
   });
 }
 
@@ -149,8 +151,6 @@ export async function loadJobs(
   });
   return rows.map((r) => r.doc);
 }
-
-export const jobFromRow = (row: Row): PickJob => row.doc as PickJob;
 
 export async function insertRun(em: EntityManager, tenant: string, run: PickRun): Promise<void> {
   const { lineSources, ...doc } = run;
