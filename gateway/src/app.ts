@@ -4,16 +4,19 @@
  */
 import type { Logger } from "@fop/kit/logger";
 import type { Metrics } from "@fop/kit/metrics";
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { type FastifyInstance, fastify, LogController } from "fastify";
 import type { Principal } from "./auth.ts";
 import { installAuth } from "./plugins/auth.ts";
 import { installErrorHandling, sendError } from "./plugins/errors.ts";
+import { type CorsOptions, installHeaders } from "./plugins/headers.ts";
 import { installJsonParser } from "./plugins/json.ts";
 import { installLifecycleHeaders } from "./plugins/lifecycle.ts";
 import { installOpenApi } from "./plugins/openapi.ts";
 import { installRateLimit, type RateLimitOptions } from "./plugins/rate-limit.ts";
+import { clientErrorHandler, installRequestChecks, rewriteTarget } from "./plugins/request.ts";
+import { compileStripper } from "./plugins/strip.ts";
 import { installTracing } from "./plugins/tracing.ts";
 import { installUrnResolution, type UrnResolver } from "./plugins/urn.ts";
 import type { Clients } from "./routes/deps.ts";
@@ -29,15 +32,36 @@ export interface GatewayDeps {
   checkServices: () => Promise<Record<string, boolean>>;
   rateLimit?: RateLimitOptions | undefined;
   publicUrl: string;
+  cors?: CorsOptions | undefined;
 }
 
-/** Body: no type coercion (a string is not a number); query/params: coerce, as HTTP sends text. */
+/**
+ * Body: no type coercion (a string is not a number), one pass for bodies that are one of several
+ * variants (`discriminator`), undeclared properties of open objects dropped after validation
+ * (strip.ts); query/params: coerce, as HTTP sends text.
+ */
 function validators() {
   const opts = { useDefaults: true, removeAdditional: false as const, allErrors: false, strict: false };
-  const body = new Ajv({ ...opts, coerceTypes: false });
+  // verbose: a discriminator error can then name the allowed values (errors.ts).
+  const body = new Ajv({ ...opts, coerceTypes: false, discriminator: true, verbose: true });
   const text = new Ajv({ ...opts, coerceTypes: "array" as const });
   for (const ajv of [body, text]) addFormats.default(ajv, ["date-time", "email", "uri"]);
-  return { body, text };
+  return {
+    text,
+    body: (schema: object) => {
+      const validate = body.compile(schema);
+      const strip = compileStripper(schema, body);
+      if (!strip) return validate;
+      const checked = (data: unknown) => {
+        const ok = validate(data);
+        checked.errors = validate.errors;
+        if (ok) strip(data);
+        return ok;
+      };
+      checked.errors = null as ValidateFunction["errors"];
+      return checked;
+    },
+  };
 }
 
 export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -48,20 +72,30 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
     bodyLimit: 1024 * 1024,
     trustProxy: true,
     routerOptions: { maxParamLength: 2048 },
-    // Router-level errors (bad URL, over-long parameters) get the platform's error body too.
+    // Absolute-form targets naming us are served as their path; others are refused (request.ts).
+    rewriteUrl: rewriteTarget(deps.publicUrl),
+    // Requests Node's parser refuses, and router-level errors (bad URL encoding, over-long
+    // parameters), get the platform's error body too.
+    clientErrorHandler,
     frameworkErrors: (error, _req, reply) =>
-      sendError(reply, error.statusCode ?? 400, [
-        { summary: "The request is invalid.", description: error.message.slice(0, 200), code: "BAD_REQUEST" },
+      sendError(reply, error.statusCode && error.statusCode < 500 ? error.statusCode : 400, [
+        {
+          summary: "The request is invalid.",
+          description: "The path could not be read (invalid percent-encoding or a parameter too long).",
+          code: "BAD_REQUEST",
+        },
       ]),
   }) as unknown as FastifyInstance;
   installJsonParser(app);
   const ajv = validators();
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === "body" ? ajv.body : ajv.text).compile(schema),
+    httpPart === "body" ? ajv.body(schema) : ajv.text.compile(schema),
   );
 
   installTracing(app);
   installErrorHandling(app);
+  installRequestChecks(app);
+  installHeaders(app, deps.cors ?? { allowedOrigins: [] });
   installAuth(app, deps.verify);
   if (deps.rateLimit) installRateLimit(app, deps.rateLimit);
   installLifecycleHeaders(app);

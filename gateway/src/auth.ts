@@ -88,6 +88,32 @@ export interface VerifierOptions {
   audience?: string | undefined;
   devKeyFile: string;
   tenantClaim: string;
+  /** Longest accepted lifetime (exp - iat, or exp - now without iat), seconds. */
+  maxLifetimeS: number;
+  /** Clock skew tolerated between the issuer and us, seconds. */
+  clockSkewS: number;
+}
+
+/**
+ * Time rules on top of the signature check: `exp` is required, a token may live at most
+ * `maxLifetimeS` (from `iat`, else from now), and `iat` may lie at most `clockSkewS` in the future.
+ */
+export function checkTokenTimes(
+  p: JWTPayload,
+  opts: Pick<VerifierOptions, "maxLifetimeS" | "clockSkewS">,
+  nowS = Math.floor(Date.now() / 1000),
+): void {
+  if (typeof p.exp !== "number") throw unauthenticated("INVALID_TOKEN", "The token has no expiry (exp).");
+  if (typeof p.iat === "number" && p.iat > nowS + opts.clockSkewS) {
+    throw unauthenticated("INVALID_TOKEN", "The token's issue time (iat) lies in the future.");
+  }
+  const issued = typeof p.iat === "number" ? Math.min(p.iat, nowS) : nowS;
+  if (p.exp - issued > opts.maxLifetimeS) {
+    throw unauthenticated(
+      "TOKEN_LIFETIME_TOO_LONG",
+      `Tokens may be valid for at most ${opts.maxLifetimeS} seconds; this one is valid for ${p.exp - issued}.`,
+    );
+  }
 }
 
 export interface Principal {
@@ -138,7 +164,14 @@ export async function createVerifier(opts: VerifierOptions): Promise<(token: str
       timeoutDuration: 5_000,
     });
     verify = async (t) =>
-      (await jwtVerify(t, jwks, { issuer: opts.issuer, audience: opts.audience, clockTolerance: 5 })).payload;
+      (
+        await jwtVerify(t, jwks, {
+          issuer: opts.issuer,
+          audience: opts.audience,
+          clockTolerance: opts.clockSkewS,
+          requiredClaims: ["exp"],
+        })
+      ).payload;
   } else {
     const key = await loadOrCreateDevKey(opts.devKeyFile);
     const jwks = createLocalJWKSet({ keys: [key.publicJwk] });
@@ -148,7 +181,8 @@ export async function createVerifier(opts: VerifierOptions): Promise<(token: str
           issuer: DEV_ISSUER,
           audience: DEV_AUDIENCE,
           algorithms: [DEV_ALG],
-          clockTolerance: 5,
+          clockTolerance: opts.clockSkewS,
+          requiredClaims: ["exp"],
         })
       ).payload;
   }
@@ -166,13 +200,14 @@ export async function createVerifier(opts: VerifierOptions): Promise<(token: str
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (code === "ERR_JWT_EXPIRED") throw unauthenticated("TOKEN_EXPIRED", "The token has expired.");
+      if (code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && (err as { claim?: string }).claim === "exp")
+        throw unauthenticated("INVALID_TOKEN", "The token has no expiry (exp).");
       throw unauthenticated("INVALID_TOKEN", "The token is not valid for this API instance.");
     }
+    checkTokenTimes(payload, opts);
     const principal = principalFromClaims(payload, opts.tenantClaim);
-    if (payload.exp) {
-      if (cache.size >= CACHE_MAX) cache.clear();
-      cache.set(token, { principal, expiresAt: Math.min(payload.exp * 1000, Date.now() + 5 * 60_000) });
-    }
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(token, { principal, expiresAt: Math.min(payload.exp! * 1000, Date.now() + 5 * 60_000) });
     return principal;
   };
 }

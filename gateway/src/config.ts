@@ -25,6 +25,11 @@ export const gatewayConfig = {
     path.join(REPO_ROOT, ".data/dev-signing-key.json"),
   ),
   AUTH_TENANT_CLAIM: env.string("claim holding the tenant (also firebase.tenant is read)", "tenant"),
+  AUTH_MAX_TOKEN_LIFETIME_S: env.int("longest token lifetime accepted (exp - iat), seconds", 24 * 3600, 60),
+  AUTH_CLOCK_SKEW_S: env.int("clock skew tolerated on exp/nbf/iat, seconds", 30, 0, 600),
+  CORS_ALLOWED_ORIGINS: env.optionalString(
+    "origins allowed to call the API from a browser, comma-separated (or *); unset: none",
+  ),
   RATE_LIMIT_ENABLED: env.bool("per-tenant rate limiting", true),
   RATE_LIMIT_PER_SECOND: env.int("sustained requests per second per tenant", 1000, 1),
   RATE_LIMIT_BURST: env.int("burst size per tenant", 2000, 1),

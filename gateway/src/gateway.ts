@@ -11,6 +11,7 @@ import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/healt
 import { buildGateway } from "./app.ts";
 import { createVerifier } from "./auth.ts";
 import type { gatewayConfig } from "./config.ts";
+import { parseAllowedOrigins } from "./plugins/headers.ts";
 import type { Clients } from "./routes/deps.ts";
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfig>;
@@ -49,6 +50,8 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
       audience: config.AUTH_AUDIENCE,
       devKeyFile: config.AUTH_DEV_KEY_FILE,
       tenantClaim: config.AUTH_TENANT_CLAIM,
+      maxLifetimeS: config.AUTH_MAX_TOKEN_LIFETIME_S,
+      clockSkewS: config.AUTH_CLOCK_SKEW_S,
     }),
     resolveUrn: async (ctx, entity, field, value) => {
       const owner = owners[entity];
@@ -72,5 +75,6 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
       ? { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST }
       : undefined,
     publicUrl: config.PUBLIC_URL ?? "",
+    cors: { allowedOrigins: parseAllowedOrigins(config.CORS_ALLOWED_ORIGINS) },
   });
 }

@@ -38,7 +38,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 const reads = PERMISSIONS.filter((p) => p.endsWith("_READ"));
 
 /** Role -> permissions. ADMIN holds every permission. */
-export const ROLE_PERMISSIONS: Readonly<Record<string, readonly Permission[]>> = {
+export const ROLE_PERMISSIONS = {
   ADMIN: PERMISSIONS,
   /** Sees everything, changes nothing. */
   VIEWER: reads,
@@ -73,11 +73,17 @@ export const ROLE_PERMISSIONS: Readonly<Record<string, readonly Permission[]>> =
   RETURNS_CLERK: ["RETURN_READ", "RETURN_WRITE", "FACILITY_READ", "CATEGORY_READ"],
   /** Reads the audit log. */
   AUDITOR: ["AUDIT_READ"],
-};
+} as const satisfies Record<string, readonly Permission[]>;
 
-/** The effective permissions of a token: its explicit permissions plus those of its roles. */
+/** Role lookups go through a Map: a role named like an Object property ("constructor") is unknown. */
+const ROLES = new Map<string, readonly Permission[]>(Object.entries(ROLE_PERMISSIONS));
+
+/**
+ * The effective permissions of a token: its explicit permissions plus those of its roles. Unknown
+ * roles grant nothing.
+ */
 export function effectivePermissions(roles: readonly string[], permissions: readonly string[]): string[] {
   const out = new Set(permissions);
-  for (const role of roles) for (const p of ROLE_PERMISSIONS[role] ?? []) out.add(p);
+  for (const role of roles) for (const p of ROLES.get(role) ?? []) out.add(p);
   return [...out].sort();
 }

@@ -15,7 +15,7 @@
  * (createPickJob, jobColumns), so both sides write the same row.
  */
 import { isUuid, newId } from "@fop/kit/ids";
-import { encodeCursor } from "@fop/kit/search/cursor";
+import { cursorCodec } from "@fop/kit/search/cursor";
 import { createPickJob, jobColumns, newShortId, TARGET_TIME_KEY } from "@fop/picking";
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
@@ -82,8 +82,10 @@ const searchSchema = {
   },
 } as const;
 
+/** Signed like the service's cursors (the same HMAC work per page). */
+const cursors = cursorCodec();
 const cursor = (r: { id: string; __sort_value: Date } | undefined) =>
-  r ? encodeCursor({ sort: "targetTime", dir: "ASC", value: r.__sort_value.toISOString(), id: r.id }) : "";
+  r ? cursors.encode({ sort: "targetTime", dir: "ASC", value: r.__sort_value.toISOString(), id: r.id }) : "";
 
 /** Registers the pick job routes for `tenant`; `catalog` and `picking` are the two services' pools. */
 export function pickJobRoutes(

@@ -42,6 +42,8 @@ export interface LoadStats {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
+  /** CPU microseconds per completed request, per process (filled by the runner, see cpu.ts). */
+  cpuUsPerRequest?: Record<string, number>;
 }
 
 export type LoadGenMode = "worker" | "inline";

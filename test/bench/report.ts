@@ -9,6 +9,8 @@ export interface TargetSummary {
   reqPerSec: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU microseconds per request, per process (median over the rounds; see cpu.ts). */
+  cpuUsPerRequest: Record<string, number>;
   /** Summed over the rounds: responses that were not 2xx, and connection errors. */
   non2xx: number;
   errors: number;
@@ -33,10 +35,14 @@ export function median(xs: number[]): number {
 }
 
 export function summariseTarget(rounds: LoadStats[]): TargetSummary {
+  const processes = [...new Set(rounds.flatMap((r) => Object.keys(r.cpuUsPerRequest ?? {})))];
   return {
     reqPerSec: round3(median(rounds.map((r) => r.reqPerSec))),
     p50Ms: round3(median(rounds.map((r) => r.p50Ms))),
     p99Ms: round3(median(rounds.map((r) => r.p99Ms))),
+    cpuUsPerRequest: Object.fromEntries(
+      processes.map((p) => [p, Math.round(median(rounds.map((r) => r.cpuUsPerRequest?.[p] ?? Number.NaN)))]),
+    ),
     non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
     errors: rounds.reduce((n, r) => n + r.errors, 0),
     rounds,
@@ -77,6 +83,7 @@ export function formatTable(summaries: ScenarioSummary[]): string {
     "non-2xx/err",
     "req/s ratio",
     "p99 ratio",
+    "CPU us/req (per process)",
   ];
   const rows: string[][] = [];
   for (const s of summaries) {
@@ -91,12 +98,16 @@ export function formatTable(summaries: ScenarioSummary[]): string {
         `${t.non2xx}/${t.errors}`,
         name === "system" ? `${fmt(s.ratio.reqPerSec, 2)}x` : "",
         name === "system" ? `${fmt(s.ratio.p99, 2)}x` : "",
+        Object.entries(t.cpuUsPerRequest)
+          .filter(([, us]) => us > 0)
+          .map(([p, us]) => `${p} ${us}`)
+          .join(", "),
       ]);
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+    cells.map((c, i) => (i < 2 || i === 8 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 

@@ -13,16 +13,25 @@
  * BENCH_CONNECTIONS (10), BENCH_SEED (1000), BENCH_DB_POOL (10), BENCH_LOADGEN (worker|inline),
  * BENCH_SCENARIOS (comma-separated names), BENCH_PICKJOBS (pick jobs the pick job scenarios run over,
  * seeded in SQL: 100000), DATABASE_URL (else 127.0.0.1:5432, else embedded).
+ *
+ * `npm run bench -- --profile` (or BENCH_PROFILE=1) also writes a CPU profile per process under
+ * test/bench/results/profiles/<time>/: each service's whole run (`--cpu-prof`), and the gateway's
+ * (this process) during the last system round of each scenario; then prints the top self-time
+ * functions of each (profile.ts). Profile one scenario at a time (BENCH_SCENARIOS) to attribute the
+ * services' time to it.
  */
 import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { env, loadConfig } from "@fop/kit/config";
 import { findOrStartNats, findOrStartPostgres } from "@fop/kit/infra";
 import { startTracing } from "@fop/kit/otel";
 import { BASELINE_TENANT, startBaseline } from "./baseline.ts";
+import { type CpuProbe, cpuSince, cpuSnapshot } from "./cpu.ts";
 import { type EventLatency, measureEventLatency } from "./event-latency.ts";
 import { type LoadJob, type LoadStats, runLoad } from "./load.ts";
+import { InProcessProfiler, profileTables } from "./profile.ts";
 import { formatTable, type ScenarioSummary, summariseScenario, writeResults } from "./report.ts";
 import { type AnyScenario, scenarios, type Target, type TargetName } from "./scenarios.ts";
 import { startBenchSystem } from "./system.ts";
@@ -44,6 +53,13 @@ type BenchConfig = ReturnType<typeof loadConfig<typeof benchConfig>>;
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const RESULTS_FILE = path.join(import.meta.dirname, "results/latest.json");
+const PROFILE =
+  process.argv.includes("--profile") ||
+  process.env.BENCH_PROFILE === "1" ||
+  process.env.BENCH_PROFILE === "true";
+const PROFILE_DIR = PROFILE
+  ? path.join(import.meta.dirname, "results/profiles", new Date().toISOString().replace(/[:.]/g, "-"))
+  : undefined;
 /** The order of the runs within a round. */
 const TARGETS: TargetName[] = ["baseline", "system"];
 
@@ -87,6 +103,7 @@ async function runScenario(
   scenario: AnyScenario,
   targets: Record<TargetName, Target>,
   cfg: BenchConfig,
+  cpu: Record<TargetName, CpuProbe>,
 ): Promise<ScenarioSummary> {
   const seeds: Partial<Record<TargetName, unknown>> = {};
   for (const t of TARGETS) {
@@ -117,7 +134,21 @@ async function runScenario(
   const rounds: Record<TargetName, LoadStats[]> = { baseline: [], system: [] };
   for (let r = 1; r <= cfg.BENCH_ROUNDS; r++) {
     for (const t of TARGETS) {
-      const s = await runLoad(job(t, cfg.BENCH_DURATION), cfg.BENCH_LOADGEN);
+      // The gateway shares this process with the baseline: profile it during the system's last round.
+      const profiler =
+        PROFILE_DIR && t === "system" && r === cfg.BENCH_ROUNDS
+          ? new InProcessProfiler(path.join(PROFILE_DIR, `gateway-${scenario.name}.cpuprofile`))
+          : undefined;
+      await profiler?.start();
+      const before = cpuSnapshot(cpu[t]);
+      const s = await runLoad(job(t, cfg.BENCH_DURATION), cfg.BENCH_LOADGEN).finally(() => profiler?.stop());
+      const spent = cpuSince(cpu[t], before);
+      s.cpuUsPerRequest = Object.fromEntries(
+        Object.entries(spent).map(([p, sec]) => [
+          p,
+          s.completed ? Math.round((sec * 1e6) / s.completed) : Number.NaN,
+        ]),
+      );
       rounds[t].push(s);
       log(`${scenario.name}: round ${r}/${cfg.BENCH_ROUNDS} ${t}: ${describe(s)}`);
     }
@@ -143,9 +174,13 @@ async function main(): Promise<void> {
 
   const nats = await findOrStartNats({ dataDir: path.join(REPO_ROOT, ".data/bench-nats"), log });
   closers.push({ name: "nats", close: nats.stop });
+  if (PROFILE_DIR) {
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    log(`profiling: ${path.relative(process.cwd(), PROFILE_DIR)}`);
+  }
   const system = await startBenchSystem(
     { adminUrl: pg.url, natsUrl: nats.url },
-    { dbPoolMax: cfg.BENCH_DB_POOL },
+    { dbPoolMax: cfg.BENCH_DB_POOL, profileDir: PROFILE_DIR },
   );
   closers.push({ name: "system", close: system.close });
   const baseline = await startBaseline(pg.url, { dbPoolMax: cfg.BENCH_DB_POOL });
@@ -169,7 +204,23 @@ async function main(): Promise<void> {
 
   const started = new Date();
   const summaries: ScenarioSummary[] = [];
-  for (const scenario of selected) summaries.push(await runScenario(scenario, targets, cfg));
+  // CPU per request: the gateway and the baseline are this process's main thread (one of them idle
+  // in each run); the services are their own processes.
+  const mainThread = `${process.pid}/task/${process.pid}`;
+  const cpu: Record<TargetName, CpuProbe> = {
+    baseline: { targets: { baseline: mainThread } },
+    system: {
+      targets: {
+        gateway: mainThread,
+        ...Object.fromEntries(
+          Object.entries(system.system.services).flatMap(([name, svc]) =>
+            svc.pid ? [[name, String(svc.pid)]] : [],
+          ),
+        ),
+      },
+    },
+  };
+  for (const scenario of selected) summaries.push(await runScenario(scenario, targets, cfg, cpu));
 
   console.log(
     `\n${cfg.BENCH_ROUNDS} round(s) x ${cfg.BENCH_DURATION} s, ${cfg.BENCH_CONNECTIONS} connections, ` +
@@ -218,6 +269,14 @@ try {
   process.exitCode = 1;
 } finally {
   await cleanup();
+}
+// The services write their profiles as they exit (cleanup): only now are they all there.
+if (PROFILE_DIR) {
+  const tables = profileTables(PROFILE_DIR);
+  writeFileSync(path.join(PROFILE_DIR, "top-self-time.md"), tables);
+  console.log(
+    `\ntop self-time functions per process (${path.relative(process.cwd(), PROFILE_DIR)}):\n\n${tables}`,
+  );
 }
 // Everything is closed: the process should now exit by itself. If a handle leaks, say which.
 setTimeout(() => {

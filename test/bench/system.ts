@@ -17,11 +17,16 @@ export interface BenchSystem {
 
 export async function startBenchSystem(
   infra: { adminUrl: string; natsUrl: string },
-  opts: { dbPoolMax: number },
+  opts: { dbPoolMax: number; profileDir?: string | undefined },
 ): Promise<BenchSystem> {
+  const { profileDir } = opts;
   const system = await bootSystem(infra, {
     // As deployed: every service its own process (the gateway runs in this one).
     childProcesses: ["catalog", "audit", "picking"],
+    // --profile: each service writes its CPU profile when it exits.
+    nodeArgs: profileDir
+      ? (name) => ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+      : undefined,
     serviceEnv: { DB_POOL_MAX: String(opts.dbPoolMax), LOG_LEVEL: "silent" },
   });
   return {

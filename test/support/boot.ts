@@ -10,13 +10,21 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { auditService } from "@fop/audit";
 import { catalogService } from "@fop/catalog";
-import { createGateway, gatewayConfig, signDevToken } from "@fop/gateway";
+import {
+  createGateway,
+  DEV_AUDIENCE,
+  DEV_ISSUER,
+  gatewayConfig,
+  loadOrCreateDevKey,
+  signDevToken,
+} from "@fop/gateway";
 import { loadConfig } from "@fop/kit/config";
 import { freePort } from "@fop/kit/infra";
 import { createLogger } from "@fop/kit/logger";
 import { loadServiceConfig, type RunningService, type ServiceModule, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
 import { pickingService } from "@fop/picking";
+import { importJWK, SignJWT } from "jose";
 
 export interface TokenOptions {
   roles?: string[];
@@ -47,6 +55,8 @@ export interface System {
   /** NATS URL, stream and subject prefix of this system. */
   events: { natsUrl: string; stream: string; subjectPrefix: string };
   token(tenant: string, opts?: TokenOptions): Promise<string>;
+  /** Signs exactly `claims` (plus the development issuer and audience) with the gateway's key. */
+  sign(claims: Record<string, unknown>): Promise<string>;
   /** Sends a request; `body` is JSON-encoded unless it is a string (sent as is). */
   api<T = any>(
     method: string,
@@ -64,12 +74,18 @@ export interface System {
   ) => Promise<ApiResponse<T>>;
   services: Record<
     ServiceName,
-    Pick<RunningService<unknown>, "rpcUrl" | "adminUrl" | "close"> & Partial<RunningService<unknown>>
+    Pick<RunningService<unknown>, "rpcUrl" | "adminUrl" | "close"> &
+      Partial<RunningService<unknown>> & {
+        /** Process id, for services started as child processes. */
+        pid?: number | undefined;
+      }
   >;
   /** Stops one service (to test failure behaviour); close() tolerates it. */
   stopService(name: ServiceName): Promise<void>;
   /** SIGKILLs a service started as a child process (no graceful shutdown at all). */
   killService(name: ServiceName): void;
+  /** Sends `signal` to a service started as a child process (SIGSTOP/SIGCONT: a stalled process). */
+  signalService(name: ServiceName, signal: NodeJS.Signals): void;
   /** Starts a stopped service again on the same ports. */
   restartService(name: ServiceName): Promise<void>;
   close(): Promise<void>;
@@ -83,6 +99,8 @@ export interface SystemOptions {
   serviceEnv?: Record<string, string>;
   /** NATS to use (default: the suite's). */
   natsUrl?: string;
+  /** Extra Node options for services started as child processes (e.g. --cpu-prof). */
+  nodeArgs?: (service: ServiceName) => string[];
 }
 
 /** Boots the system against the given Postgres (admin URL) and NATS; tests use startSystem (system.ts). */
@@ -115,6 +133,7 @@ export async function bootSystem(
       process.execPath,
       [
         "--conditions=source",
+        ...(opts.nodeArgs?.(name) ?? []),
         "--import",
         "@fop/kit/otel-register",
         path.join(REPO_ROOT, `services/${name}/src/main.ts`),
@@ -128,10 +147,14 @@ export async function bootSystem(
     const adminUrl = `http://127.0.0.1:${configs[name].ADMIN_PORT}`;
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
     services[name] = {
+      pid: child.pid,
       rpcUrl: `http://127.0.0.1:${configs[name].PORT}`,
       adminUrl,
       close: async () => {
-        if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill("SIGCONT"); // a stopped process would not see the SIGTERM
+          child.kill("SIGTERM");
+        }
         await exited;
       },
     };
@@ -215,6 +238,14 @@ export async function bootSystem(
         permissions: t.permissions ?? [],
         expiresIn: t.expiresIn,
       }),
+    sign: async (claims) => {
+      const key = await loadOrCreateDevKey(keyFile);
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: "ES256", kid: key.privateJwk.kid!, typ: "JWT" })
+        .setIssuer(DEV_ISSUER)
+        .setAudience(DEV_AUDIENCE)
+        .sign(await importJWK(key.privateJwk, "ES256"));
+    },
     api,
     as: (token) => (method, p, body, headers) => api(method, p, { token, body, headers }),
     services,
@@ -223,6 +254,11 @@ export async function bootSystem(
       const child = children.get(name);
       if (!child) throw new Error(`${name} does not run as a child process`);
       child.kill("SIGKILL");
+    },
+    signalService: (name, signal) => {
+      const child = children.get(name);
+      if (!child) throw new Error(`${name} does not run as a child process`);
+      child.kill(signal);
     },
     restartService: (name) => boot(name),
     close: async () => {

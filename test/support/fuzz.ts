@@ -30,32 +30,38 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-export function fuzz(seed: number, extra: readonly unknown[] = []): Fuzz {
+/**
+ * A seeded fuzz. `extra` values join the weird ones; `planted`, when given, makes most weird values
+ * (those `mutate` plants) come from it instead (the hostile mode's generator).
+ */
+export function fuzz(seed: number, extra: readonly unknown[] = [], planted?: (f: Fuzz) => unknown): Fuzz {
   const r = mulberry32(seed);
   const int = (n: number) => Math.floor(r() * n);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const weird = (): unknown =>
-    pick([
-      null,
-      true,
-      -1,
-      0,
-      1e308,
-      -0.5,
-      "",
-      "x".repeat(int(3000)),
-      "💥\u0000\u202e",
-      "'; drop table category; --",
-      "urn:fft:category:tenantCategoryId:",
-      [],
-      [null, 1, "a"],
-      {},
-      { $where: "1" },
-      { eq: { nested: [1] } },
-      Array.from({ length: int(600) }, (_, i) => i),
-      "2026-13-45T25:61:00Z",
-      ...extra,
-    ]);
+    planted && r() < 0.7
+      ? planted(self)
+      : pick([
+          null,
+          true,
+          -1,
+          0,
+          1e308,
+          -0.5,
+          "",
+          "x".repeat(int(3000)),
+          "💥\u0000\u202e",
+          "'; drop table category; --",
+          "urn:fft:category:tenantCategoryId:",
+          [],
+          [null, 1, "a"],
+          {},
+          { $where: "1" },
+          { eq: { nested: [1] } },
+          Array.from({ length: int(600) }, (_, i) => i),
+          "2026-13-45T25:61:00Z",
+          ...extra,
+        ]);
   const mutate = <T>(value: T): T => {
     const copy = structuredClone(value) as unknown;
     // Every object/array inside, the whole value included.
@@ -84,7 +90,8 @@ export function fuzz(seed: number, extra: readonly unknown[] = []): Fuzz {
     }
     return copy as T;
   };
-  return { r, int, pick, weird, mutate };
+  const self: Fuzz = { r, int, pick, weird, mutate };
+  return self;
 }
 
 export interface FuzzRequest {

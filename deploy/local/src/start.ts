@@ -5,6 +5,8 @@
  * Then migrations, every service, the gateway on PORT (8080). Ctrl-C stops everything.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { serviceDatabaseUrl } from "@fop/kit/db/orm";
@@ -36,6 +38,19 @@ function run(name: string, main: string, env: Record<string, string>): ChildProc
   });
   children.push({ name, proc });
   return proc;
+}
+
+/** The services' cursor secret: kept in .data so cursors outlive a restart (created on first use). */
+function cursorSecret(): string {
+  const file = path.join(DATA, "cursor-secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(DATA, { recursive: true });
+    const secret = randomBytes(32).toString("base64url");
+    writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
 }
 
 async function waitReady(name: string, url: string, timeoutMs = 30_000): Promise<void> {
@@ -86,6 +101,7 @@ try {
   await setupDatabase(pg.url, log);
 
   const logLevel = process.env.LOG_LEVEL ?? "info";
+  const secret = process.env.CURSOR_SECRET ?? cursorSecret();
   for (const { module, main } of SERVICES) {
     const ports = SERVICE_PORTS[module.name];
     run(module.name, main, {
@@ -94,6 +110,7 @@ try {
       PORT: String(ports.rpc),
       ADMIN_PORT: String(ports.admin),
       LOG_LEVEL: logLevel,
+      CURSOR_SECRET: secret,
     });
   }
   for (const { module } of SERVICES)

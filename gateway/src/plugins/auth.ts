@@ -1,4 +1,10 @@
-/** onRequest: bearer token -> request context (401), then the route's permissions (403). */
+/**
+ * onRequest: bearer token -> request context (401), then the route's permissions (403).
+ *
+ * Whether a request needs a token is decided by the route it matched, never by the URL's text:
+ * every route needs one unless it says `auth: false` (health, metrics, docs, preflights). A request
+ * that matched no route needs none: it gets its 404 either way.
+ */
 import { AppError } from "@fop/kit/errors";
 import type { FastifyInstance } from "fastify";
 import type { Principal } from "../auth.ts";
@@ -7,9 +13,9 @@ import "./types.ts";
 export function installAuth(app: FastifyInstance, verify: (token: string) => Promise<Principal>): void {
   app.decorateRequest("ctx", undefined as never);
   app.addHook("onRequest", async (req) => {
+    const route = req.routeOptions.url;
     const config = req.routeOptions.config;
-    const needsAuth = config.auth ?? (req.url.startsWith("/api/") || req.url.startsWith("/graphql"));
-    if (!needsAuth) return;
+    if (route === undefined || config.auth === false) return;
     const header = req.headers.authorization ?? "";
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) {
@@ -23,7 +29,7 @@ export function installAuth(app: FastifyInstance, verify: (token: string) => Pro
     req.ctx = {
       tenant: p.tenant,
       principal: { userId: p.userId, username: p.username, roles: p.roles, permissions: p.permissions },
-      client: { api: req.url.startsWith("/graphql") ? "GRAPHQL" : "REST", rawInfo },
+      client: { api: route.startsWith("/graphql") ? "GRAPHQL" : "REST", rawInfo },
     };
     const missing = (config.permissions ?? []).filter((perm) => !p.permissions.includes(perm));
     if (missing.length > 0) {

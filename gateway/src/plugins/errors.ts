@@ -1,11 +1,13 @@
 /**
  * One error body for every 4xx/5xx: the platform's array of {summary, description, requestVersion?,
  * version?} plus our stable `code`. AppErrors (ours and those restored from services' Connect
- * errors) map by kind; fastify's own errors (validation, JSON parsing, body size) by their codes;
- * anything else is a logged, generic 500.
+ * errors) map by kind; fastify's own errors (validation, body size, media type) by their codes, in
+ * our words; anything else is a logged, generic 500. Every 503 and 429 says when to retry
+ * (`Retry-After`), and a change whose outcome is unknown (no answer in time) is a 504
+ * `OUTCOME_UNKNOWN`, never a 503 that might have been applied after all.
  */
 import { ConnectError } from "@connectrpc/connect";
-import { AppError, type ErrorKind } from "@fop/kit/errors";
+import { AppError, type ErrorKind, invalid } from "@fop/kit/errors";
 import { fromConnectError } from "@fop/kit/rpc/errors";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 
@@ -19,6 +21,9 @@ export const statusOf: Record<ErrorKind, number> = {
   precondition: 422,
   rate_limited: 429,
   unavailable: 503,
+  timeout: 504,
+  too_large: 413,
+  unsupported_media_type: 415,
   not_implemented: 501,
   internal: 500,
 };
@@ -44,7 +49,13 @@ export interface AjvError {
   message?: string;
   keyword: string;
   params: Record<string, unknown>;
+  /** With Ajv's `verbose`: the schema holding the failed keyword. */
+  parentSchema?: { oneOf?: { properties?: Record<string, { enum?: unknown[] }> }[] };
 }
+
+/** The values a discriminated body's tag may take (from its variants' one-value enums). */
+const tagValues = (e: AjvError, tag: string): string[] =>
+  (e.parentSchema?.oneOf ?? []).flatMap((v) => (v.properties?.[tag]?.enum ?? []).map(String));
 
 export function describeValidation(context: string, e: AjvError): string {
   const where = `${context}${e.instancePath}`;
@@ -55,10 +66,28 @@ export function describeValidation(context: string, e: AjvError): string {
     return `${where} is missing the required property ${JSON.stringify(e.params.missingProperty)}.`;
   if (e.keyword === "enum")
     return `${where} must be one of ${(e.params.allowedValues as unknown[]).map(String).join(", ")}.`;
+  if (e.keyword === "discriminator") {
+    const tag = String(e.params.tag);
+    const values = tagValues(e, tag);
+    return `${where}/${tag} must be ${values.length ? `one of ${values.join(", ")}` : "given"}.`;
+  }
   return `${where} ${e.message ?? "is invalid"}.`;
 }
 
-/** fastify errors -> AppError (validation, malformed JSON, media type, size). */
+/** fastify's own 4xx errors, in our words. */
+const FASTIFY_ERRORS: Record<string, () => AppError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    new AppError("too_large", { code: "BODY_TOO_LARGE", description: "The body may be at most 1 MiB." }),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new AppError("unsupported_media_type", {
+      code: "UNSUPPORTED_MEDIA_TYPE",
+      description: "Bodies must be JSON (Content-Type: application/json).",
+    }),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    invalid("INVALID_CONTENT_LENGTH", "The body's length does not match its Content-Length."),
+};
+
+/** fastify errors -> AppError (validation and the known request errors; else a generic 4xx). */
 function fromFastifyError(
   err: FastifyError & { validation?: AjvError[]; validationContext?: string },
 ): AppError | undefined {
@@ -67,31 +96,38 @@ function fromFastifyError(
     return new AppError("invalid", {
       code: "VALIDATION_FAILED",
       summary: "Invalid input.",
-      description: first ? describeValidation(err.validationContext ?? "request", first) : err.message,
+      description: first
+        ? describeValidation(err.validationContext ?? "request", first)
+        : "The request is invalid.",
     });
   }
-  switch (err.code) {
-    case "FST_ERR_CTP_INVALID_JSON_BODY":
-    case "FST_ERR_CTP_EMPTY_JSON_BODY":
-      return new AppError("invalid", {
-        code: "MALFORMED_JSON",
-        summary: "Invalid input.",
-        description: "The body is not valid JSON.",
-      });
-    default:
-      break;
-  }
-  if (err instanceof SyntaxError) {
-    return new AppError("invalid", {
-      code: "MALFORMED_JSON",
-      summary: "Invalid input.",
-      description: "The body is not valid JSON.",
-    });
+  const known = Object.hasOwn(FASTIFY_ERRORS, err.code) ? FASTIFY_ERRORS[err.code] : undefined;
+  if (known) return known();
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return invalid("BAD_REQUEST", "The request could not be read.");
   }
   return undefined;
 }
 
+/** A 504 on a change: it may or may not have been applied (the service did not answer in time). */
+function timeoutOf(err: AppError, method: string): AppError {
+  if (method === "GET" || method === "HEAD") return err;
+  return new AppError("timeout", {
+    code: "OUTCOME_UNKNOWN",
+    summary: "The service did not answer in time: the change may or may not have been applied.",
+    description:
+      "Read the entity before retrying: a retry of a change that was applied fails with 409 (version or identifier taken).",
+    cause: err,
+  });
+}
+
+/** Seconds a client should wait before retrying a 503 or 429 that names no other time. */
+export const DEFAULT_RETRY_AFTER_S = 1;
+
 export function sendError(reply: FastifyReply, status: number, body: ErrorItem[]): FastifyReply {
+  if ((status === 503 || status === 429) && !reply.hasHeader("retry-after")) {
+    reply.header("retry-after", String(DEFAULT_RETRY_AFTER_S));
+  }
   return reply.code(status).type("application/json; charset=utf-8").send(body);
 }
 
@@ -103,13 +139,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     else err = fromFastifyError(error as FastifyError);
     if (err) {
       if (err.kind === "internal") req.log.error({ err: error }, "internal error");
+      if (err.kind === "timeout") err = timeoutOf(err, req.method);
       return sendError(reply, statusOf[err.kind], errorBody(err));
-    }
-    const status = (error as FastifyError).statusCode;
-    if (status && status >= 400 && status < 500) {
-      return sendError(reply, status, [
-        { summary: "The request is invalid.", description: (error as Error).message, code: "BAD_REQUEST" },
-      ]);
     }
     req.log.error({ err: error }, "unhandled error");
     return sendError(reply, 500, [{ summary: "An internal error occurred.", code: "INTERNAL" }]);

@@ -44,7 +44,27 @@ export async function installOpenApi(app: FastifyInstance, opts: { publicUrl: st
       };
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { deepLinking: true } });
+  // The docs page: no token, its own CSP (swagger-ui's hashes; no framing, no https upgrade so it
+  // also works on plain-http local installs), not framable.
+  await app.register(async (docs) => {
+    docs.addHook("onRoute", (route) => {
+      route.config = { ...route.config, auth: false };
+    });
+    docs.addHook("onSend", async (_req, reply, payload) => {
+      reply.header("x-frame-options", "DENY");
+      return payload;
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: "/docs",
+      uiConfig: { deepLinking: true, validatorUrl: null },
+      staticCSP: true,
+      transformStaticCSP: (csp) =>
+        csp
+          .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+          .replace(" validator.swagger.io", "")
+          .replace(/\s*upgrade-insecure-requests;?/, ""),
+    });
+  });
   app.get("/api/openapi.json", { config: { auth: false }, schema: { hide: true } }, async () =>
     app.swagger(),
   );

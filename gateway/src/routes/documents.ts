@@ -23,6 +23,17 @@ export function sendDocument(reply: FastifyReply, json: Uint8Array | undefined):
 export const parseDocument = <T>(json: Uint8Array | undefined): T =>
   JSON.parse(buffer(present(json)).toString("utf8")) as T;
 
+/** Sends `[doc, ...]`: a list of JSON documents as one body. */
+export function sendDocumentArray(reply: FastifyReply, docs: (Uint8Array | undefined)[]): FastifyReply {
+  const parts: Buffer[] = [Buffer.from("[")];
+  docs.forEach((doc, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(buffer(present(doc)));
+  });
+  parts.push(Buffer.from("]"));
+  return reply.type(JSON_TYPE).send(Buffer.concat(parts));
+}
+
 /**
  * Sends `{"<key>": [doc, ...], ...fields}`: a page of JSON documents plus plain fields (page info,
  * total), as one body.

@@ -3,7 +3,7 @@
  * reference): error body, paging, search payloads and the filter operator sets. Validation and the
  * OpenAPI document both come from these.
  */
-import { type TSchema, Type } from "@sinclair/typebox";
+import { type Static, type TSchema, type TUnion, Type } from "@sinclair/typebox";
 
 /** The platform's error body: an array of {summary, description, requestVersion, version} + our `code`. */
 export const ErrorInner = Type.Object(
@@ -235,3 +235,22 @@ export const opt = <T extends TSchema>(t: T) => Type.Optional(t);
 
 /** Options of an object the reference closes (`additionalProperties: false`). */
 export const closed = { additionalProperties: false } as const;
+
+/**
+ * A body that is exactly one of `variants`, told apart by `property` (each variant declares it as a
+ * one-value enum): one validation pass picks the variant by that value and reports the variant's own
+ * errors (Ajv `discriminator`), instead of "must match a schema in oneOf".
+ */
+export function OneOf<const T extends TSchema[]>(
+  property: string,
+  variants: [...T],
+  opts: { title?: string; description?: string; deprecated?: boolean } = {},
+) {
+  return Type.Unsafe<Static<TUnion<T>>>({
+    type: "object",
+    required: [property],
+    discriminator: { propertyName: property },
+    oneOf: variants,
+    ...opts,
+  });
+}

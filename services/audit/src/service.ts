@@ -28,6 +28,7 @@ export const auditService: ServiceModule<AuditDeps, typeof config> = {
       retentionMs: cfg.AUDIT_RETENTION_DAYS * DAY,
       anonymizeAfterMs: cfg.AUDIT_ANONYMIZE_AFTER_DAYS * DAY,
     },
+    cursors: base.cursors,
     now: base.now,
     newId: base.newId,
   }),

@@ -122,6 +122,40 @@ describe("audit-records consumer", () => {
   });
 });
 
+describe("batches", () => {
+  it("a burst is recorded once per event; a poison event in it is dead-lettered alone", async () => {
+    const js = jetstream(nc);
+    const good = Array.from({ length: 40 }, () => envelope());
+    const poison = envelope({ tenant: "" });
+    const burst = [...good.slice(0, 20), poison, ...good.slice(20)];
+    // Published without waiting in between: they reach the consumer together, as one batch or few.
+    await Promise.all(
+      burst.map((e) =>
+        js.publish(`${PREFIX}.CATEGORY_CREATED`, toBinary(EventEnvelopeSchema, e), { msgID: e.id }),
+      ),
+    );
+    // A redelivery of some of them (same event ids) changes nothing.
+    await Promise.all(
+      good.slice(0, 5).map((e) =>
+        js.publish(`${PREFIX}.CATEGORY_UPDATED`, toBinary(EventEnvelopeSchema, e), {
+          msgID: `${e.id}-again`,
+        }),
+      ),
+    );
+    await waitFor(async () => {
+      const counts = await Promise.all(good.map((e) => records(e.entityRef)));
+      return counts.every((r) => r.length === 1) ? counts : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    for (const e of good) expect(await records(e.entityRef)).toHaveLength(1);
+    const dead = await waitFor(async () => {
+      const rows = await listDeadLetters(readEm(svc.deps.orm), "audit", "audit-records");
+      return rows.find((d) => d.event_id === poison.id);
+    });
+    expect(dead.error).toMatch(/rejected/);
+  });
+});
+
 describe("retention", () => {
   it("anonymizes after its period and deletes after the retention period", async () => {
     const js = jetstream(nc);

@@ -19,6 +19,7 @@ export const catalogService: ServiceModule<CatalogDeps, typeof config> = {
     orm: base.orm,
     outbox: base.outbox,
     defaultLocale: cfg.DEFAULT_LOCALE,
+    cursors: base.cursors,
     now: base.now,
     newId: base.newId,
   }),

@@ -40,10 +40,14 @@ describe("CatalogService over Connect", () => {
       { nameLocalized: { en_US: "Tea" }, tenantCategoryId: "TEA" },
       callOptions(ctx("t1")),
     );
-    expect(category).toMatchObject({ version: 1n, tenantCategoryId: "TEA" });
-    expect(
-      (await client.getCategory({ id: category!.id }, callOptions(ctx("t1")))).category?.nameLocalized,
-    ).toEqual({ en_US: "Tea" });
+    // Answers carry id, version and the REST read model as JSON bytes (catalog.proto).
+    const doc = (c: { documentJson: Uint8Array } | undefined) =>
+      JSON.parse(Buffer.from(c!.documentJson).toString("utf8"));
+    expect(category).toMatchObject({ version: 1n });
+    expect(doc(category)).toMatchObject({ id: category!.id, version: 1, tenantCategoryId: "TEA" });
+    const read = (await client.getCategory({ id: category!.id }, callOptions(ctx("t1")))).category;
+    expect(doc(read)).toEqual(doc(category));
+    expect(doc(read).nameLocalized).toEqual({ en_US: "Tea" });
     const err = await client.getCategory({ id: category!.id }, callOptions(ctx("t2"))).catch((e) => e);
     expect(ConnectError.from(err).code).toBe(Code.NotFound);
     expect(ConnectError.from(err).findDetails(ErrorDetailSchema)[0]?.code).toBe("CATEGORY_NOT_FOUND");
@@ -61,7 +65,9 @@ describe("CatalogService over Connect", () => {
     expect((await health.check({})).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
     const grpc = createClient(CatalogService, transport);
     const { categories } = await grpc.listCategories({ page: { size: 10 } }, callOptions(ctx("t1")));
-    expect(categories.map((c) => c.tenantCategoryId)).toEqual(["TEA"]);
+    expect(
+      categories.map((c) => JSON.parse(Buffer.from(c.documentJson).toString()).tenantCategoryId),
+    ).toEqual(["TEA"]);
   });
 
   it("answers health and metrics on the admin port", async () => {

@@ -13,7 +13,10 @@ export type ErrorKind =
   | "version_conflict" // 409: optimistic locking
   | "precondition" // 422: well-formed but not allowed in the entity's current state
   | "rate_limited" // 429
-  | "unavailable" // 503
+  | "unavailable" // 503: not done (service down, or it refused work it could not finish in time); retry
+  | "timeout" // 504: no answer in time; for a change, whether it was applied is unknown
+  | "too_large" // 413
+  | "unsupported_media_type" // 415
   | "not_implemented" // 501
   | "internal"; // 500
 
@@ -43,6 +46,9 @@ const defaultSummary: Record<ErrorKind, string> = {
   precondition: "The action is not possible in the entity's current state.",
   rate_limited: "Too many requests: back off and retry later.",
   unavailable: "The service is temporarily unavailable.",
+  timeout: "The service did not answer in time.",
+  too_large: "The request is too large.",
+  unsupported_media_type: "Unsupported media type.",
   not_implemented: "This operation is not implemented.",
   internal: "An internal error occurred.",
 };

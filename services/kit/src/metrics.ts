@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 
 /** Per-process Prometheus registry with the default Node metrics and the request histogram. */
 export interface Metrics {
@@ -19,4 +19,14 @@ export function createMetrics(service: string): Metrics {
     registers: [registry],
   });
   return { registry, requestDuration };
+}
+
+/** A counter with labels in this process's registry (e.g. outcomes of background work). */
+export function createCounter<L extends string>(
+  metrics: Metrics,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+): Counter<L> {
+  return new Counter({ name, help, labelNames, registers: [metrics.registry] });
 }

@@ -18,6 +18,7 @@ import { createLogger, type Logger } from "./logger.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import { shutdownTracing } from "./otel.ts";
 import { buildAdminServer, buildRpcServer, type RpcServer } from "./rpc/server.ts";
+import { type CursorCodec, cursorCodec } from "./search/cursor.ts";
 
 /** Default ports of each service (RPC h2c, admin HTTP/1.1); the gateway's <NAME>_URL defaults match. */
 export const SERVICE_PORTS = {
@@ -48,6 +49,12 @@ export const baseServiceConfig = (name: ServiceName) => ({
   EVENTS_ACK_WAIT_MS: env.int("redelivery of an event a consumer did not acknowledge (crash)", 30_000, 1000),
   OUTBOX_POLL_MS: env.int("outbox relay polling interval (LISTEN/NOTIFY wakes it sooner)", 1000, 10),
   OUTBOX_RETENTION_HOURS: env.int("published outbox rows are deleted after this long", 24, 1),
+  ADMIN_TOKEN: env.optionalString(
+    "bearer token for the admin port's /dead-letters (unset: served to loopback callers only)",
+  ),
+  CURSOR_SECRET: env.optionalString(
+    "secret that signs search cursors (every replica the same; unset: a random one per process)",
+  ),
 });
 export type BaseServiceConfig = ConfigOf<ReturnType<typeof baseServiceConfig>>;
 
@@ -57,6 +64,8 @@ export interface ServiceBase {
   nats: Nats;
   /** Records domain events in the use case's transaction. */
   outbox: Outbox;
+  /** Signs and verifies this service's search cursors (CURSOR_SECRET). */
+  cursors: CursorCodec;
   logger: Logger;
   metrics: Metrics;
   now: () => Date;
@@ -154,10 +163,14 @@ export async function startService<D, S extends ConfigSchema>(
     logger,
   );
   const outbox = new Outbox({ schema: mod.schema, subjectPrefix: config.EVENTS_SUBJECT_PREFIX });
+  if (!config.CURSOR_SECRET) {
+    logger.warn("CURSOR_SECRET is not set: search cursors are signed with a key of this process only");
+  }
   const base: ServiceBase = {
     orm,
     nats,
     outbox,
+    cursors: cursorCodec(config.CURSOR_SECRET),
     logger,
     metrics: createMetrics(mod.name),
     now: () => new Date(),
@@ -168,7 +181,9 @@ export async function startService<D, S extends ConfigSchema>(
   const ready = async () => (await query(readEm(orm), { text: "select 1", params: [] })).length === 1;
   const rt = { service: mod.name, logger, metrics: base.metrics, ready };
   const rpc = await buildRpcServer(rt, mod.routes(deps));
-  const admin = buildAdminServer(rt, () => listAllDeadLetters(readEm(orm), mod.schema));
+  const admin = buildAdminServer(rt, () => listAllDeadLetters(readEm(orm), mod.schema), {
+    adminToken: config.ADMIN_TOKEN,
+  });
   await rpc.listen({ host: config.HOST, port: config.PORT });
   await admin.listen({ host: config.HOST, port: config.ADMIN_PORT });
   const relay = outboxRelay({

@@ -1,5 +1,6 @@
 /** The picking service as the kit runs it. */
 import { randomInt } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ttlCache } from "@fop/kit/cache";
 import { env } from "@fop/kit/config";
@@ -7,10 +8,30 @@ import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { ServiceModule } from "@fop/kit/service";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { entities, migrations, SCHEMA } from "./db/orm.ts";
+import { pooledRenderer } from "./documents/renderer.ts";
 import { pickingRoutes } from "./rpc/routes.ts";
 import type { Facilities, PickingDeps } from "./usecases/deps.ts";
 
 const config = {
+  DOCUMENT_RENDER_WORKERS: env.int(
+    "worker threads rendering pick job documents (PDF)",
+    Math.max(1, availableParallelism() - 1),
+    1,
+    64,
+  ),
+  DOCUMENT_RENDERS_PER_TENANT: env.int("document renders of one tenant running at once", 1, 1, 64),
+  DOCUMENT_RENDER_QUEUE_PER_TENANT: env.int(
+    "document renders of one tenant waiting beyond those running (more: 429)",
+    4,
+    0,
+    1000,
+  ),
+  DOCUMENT_RENDER_NICE: env.int(
+    "nice value of the render threads (0-19): renders yield the CPU to request handling",
+    10,
+    0,
+    19,
+  ),
   CATALOG_URL: env.string("catalog service (facility registry) Connect URL", "http://127.0.0.1:7101"),
   FACILITY_CACHE_TTL_MS: env.int(
     "how long a facility the catalog confirmed is taken to exist without asking again (0: always ask)",
@@ -61,9 +82,20 @@ export const pickingService: ServiceModule<PickingDeps, typeof config> = {
     orm: base.orm,
     outbox: base.outbox,
     facilities: catalogFacilities(cfg.CATALOG_URL, cfg.FACILITY_CACHE_TTL_MS),
+    cursors: base.cursors,
     now: base.now,
     newId: base.newId,
     newShortId,
+    documents: pooledRenderer({
+      workers: cfg.DOCUMENT_RENDER_WORKERS,
+      perTenant: cfg.DOCUMENT_RENDERS_PER_TENANT,
+      queuePerTenant: cfg.DOCUMENT_RENDER_QUEUE_PER_TENANT,
+      nice: cfg.DOCUMENT_RENDER_NICE,
+      metrics: base.metrics,
+    }),
   }),
   routes: pickingRoutes,
+  workers: (deps) => [
+    { name: "document renderer", start: async () => {}, stop: () => deps.documents.close() },
+  ],
 };

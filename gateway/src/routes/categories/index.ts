@@ -3,10 +3,11 @@ import { invalid } from "@fop/kit/errors";
 import { callOptions } from "@fop/kit/rpc/client";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
-import { errorResponses, ListQuery } from "../../schemas/common.ts";
+import { errorResponses, ListQuery, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
+import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
-import { toCategoryJson, toCreateCategoryRequest, toReplaceCategoryRequest } from "./map.ts";
+import { toCreateCategoryRequest, toReplaceCategoryRequest } from "./map.ts";
 import {
   Category,
   CategoryForCreation,
@@ -24,6 +25,7 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
   app.get(
     "/api/categories",
     {
+      ...plainJson,
       schema: {
         summary: "List categories",
         tags,
@@ -32,19 +34,23 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       },
       config: { permissions: ["CATEGORY_READ"], lifecycle: "GA" },
     },
-    async (req) => {
+    async (req, reply) => {
       const q = req.query as { size?: number; startAfterId?: string };
       const res = await clients.catalog.listCategories(
         { page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" } },
         callOptions(req.ctx),
       );
-      return res.categories.map(toCategoryJson);
+      return sendDocumentArray(
+        reply,
+        res.categories.map((c) => c.documentJson),
+      );
     },
   );
 
   app.post(
     "/api/categories",
     {
+      ...plainJson,
       schema: {
         summary: "Create category",
         tags,
@@ -58,14 +64,15 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
         toCreateCategoryRequest(req.body as CategoryForCreation),
         callOptions(req.ctx),
       );
-      const category = toCategoryJson(res.category)!;
-      return reply.code(201).header("location", `${publicUrl}/api/categories/${category.id}`).send(category);
+      reply.code(201).header("location", `${publicUrl}/api/categories/${res.category?.id}`);
+      return sendDocument(reply, res.category?.documentJson);
     },
   );
 
   app.post(
     "/api/categories/search",
     {
+      ...plainJson,
       schema: {
         summary: "List categories (search)",
         tags,
@@ -74,22 +81,24 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       },
       config: { permissions: ["ADMIN_MODULES_READ"], lifecycle: "beta" },
     },
-    async (req) => {
+    async (req, reply) => {
       const res = await clients.catalog.searchCategories(
         { search: toSearchRequest(req.body as SearchBody) },
         callOptions(req.ctx),
       );
-      return {
-        categories: res.categories.map(toCategoryJson),
-        pageInfo: toPageInfo(res.pageInfo),
-        ...withTotal(res.total),
-      };
+      return sendDocumentPage(
+        reply,
+        "categories",
+        res.categories.map((c) => c.documentJson),
+        { pageInfo: toPageInfo(res.pageInfo), ...withTotal(res.total) },
+      );
     },
   );
 
   app.get(
     "/api/categories/:categoryId",
     {
+      ...plainJson,
       schema: {
         summary: "Get category",
         tags,
@@ -98,17 +107,17 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       },
       config: { permissions: ["CATEGORY_READ"], lifecycle: "GA", urn },
     },
-    async (req) => {
+    async (req, reply) => {
       const { categoryId } = req.params as IdParams;
-      return toCategoryJson(
-        (await clients.catalog.getCategory({ id: categoryId }, callOptions(req.ctx))).category,
-      );
+      const res = await clients.catalog.getCategory({ id: categoryId }, callOptions(req.ctx));
+      return sendDocument(reply, res.category?.documentJson);
     },
   );
 
   app.put(
     "/api/categories/:categoryId",
     {
+      ...plainJson,
       schema: {
         summary: "Replace category",
         tags,
@@ -118,7 +127,7 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       },
       config: { permissions: ["CATEGORY_WRITE"], lifecycle: "GA", urn },
     },
-    async (req) => {
+    async (req, reply) => {
       const { categoryId } = req.params as IdParams;
       const body = req.body as CategoryForUpdate;
       if (body.id !== undefined && body.id !== categoryId) {
@@ -132,13 +141,14 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
         toReplaceCategoryRequest(categoryId, body),
         callOptions(req.ctx),
       );
-      return toCategoryJson(res.category);
+      return sendDocument(reply, res.category?.documentJson);
     },
   );
 
   app.delete(
     "/api/categories/:categoryId",
     {
+      ...plainJson,
       schema: {
         summary: "Delete category",
         tags,
@@ -148,14 +158,14 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       },
       config: { permissions: ["CATEGORY_WRITE"], lifecycle: "GA", urn },
     },
-    async (req) => {
+    async (req, reply) => {
       const { categoryId } = req.params as IdParams;
       const { forceDeletion } = req.query as { forceDeletion?: boolean };
       const res = await clients.catalog.deleteCategory(
         { id: categoryId, forceDeletion: forceDeletion ?? false },
         callOptions(req.ctx),
       );
-      return toCategoryJson(res.category);
+      return sendDocument(reply, res.category?.documentJson);
     },
   );
 }

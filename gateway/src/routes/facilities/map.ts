@@ -1,6 +1,7 @@
 /** Pure REST <-> RPC mapping for facilities. */
 import { fromJson, type JsonObject, type JsonValue, type MessageInitShape, toJson } from "@bufbuild/protobuf";
 import { invalid } from "@fop/kit/errors";
+import { lookupTable } from "@fop/kit/lookup";
 import { enumName, enumValue, isoTimestamp } from "@fop/kit/rpc/proto";
 import {
   FacilityLocationTypeSchema,
@@ -85,7 +86,7 @@ function toFacilityInit(b: Partial<FacilityForCreation> & { type?: string }): Fa
 
 export const toCreateFacilityRequest = (b: FacilityForCreation) => ({ facility: toFacilityInit(b) });
 
-const MASK: Record<string, string> = {
+const MASK = lookupTable({
   tenantFacilityId: "tenant_facility_id",
   name: "name",
   type: "type",
@@ -93,7 +94,7 @@ const MASK: Record<string, string> = {
   locationType: "location_type",
   address: "address",
   customAttributes: "custom_attributes",
-};
+});
 
 /**
  * Both PATCH forms -> one field-masked modification: every field the body names is changed, a
@@ -111,7 +112,8 @@ export function toModifyFacilityRequest(
     Object.assign(merged, fields);
   }
   const paths = Object.keys(merged).map((k) => {
-    if (MASK[k]) return MASK[k];
+    const field = MASK[k];
+    if (field) return field;
     if ((DETAIL_KEYS as string[]).includes(k)) return `details.${k}`;
     throw invalid("UNKNOWN_FIELD", `${k} cannot be modified.`, `/${k}`);
   });

@@ -53,6 +53,8 @@ export const FacilityAddress = Type.Object(
 );
 
 /** Reference fields the registry stores as given (not interpreted by the catalog). */
+const FACILITY_SERVICE_TYPES = ["SHIP_FROM_STORE", "PICKUP"] as const;
+
 export const detailProperties = {
   capacityEnabled: Type.Boolean(),
   capacityPlanningTimeframe: Type.Integer({ minimum: 1 }),
@@ -79,7 +81,10 @@ export const detailProperties = {
   pickingTimes: Type.Object({}, { additionalProperties: true }),
   scanningRule: Type.Object({}, { additionalProperties: true }),
   services: Type.Array(
-    Type.Object({ type: Enum(["SHIP_FROM_STORE", "PICKUP"]) }, { additionalProperties: false }),
+    Type.Object(
+      { type: Enum(FACILITY_SERVICE_TYPES) },
+      { title: "FacilityService", additionalProperties: false },
+    ),
   ),
   tags: Type.Array(Type.Object({ id: Type.String(), value: Type.String() }), { minItems: 1 }),
 } as const;
@@ -116,33 +121,60 @@ const modificationFields = {
   ...nullableDetails,
 };
 
-/** ManagedFacilityForModification / SupplierForModification: `type` and `version` required, nothing else allowed. */
-export const FacilityForModification = Type.Object(
-  {
-    type: Enum(FACILITY_TYPES),
-    version: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
-    ...modificationFields,
-  },
-  { title: "FacilityForModification", additionalProperties: false },
+const modificationVersion = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
+/**
+ * ManagedFacilityForModification: `type` and `version` required, nothing else allowed. The
+ * reference's `type` is the whole FacilityType enum in both modification forms, so a SUPPLIER may
+ * use this form too (as on the platform); which fields a type takes is checked by the service.
+ */
+export const ManagedFacilityForModification = Type.Object(
+  { type: Enum(FACILITY_TYPES), version: modificationVersion, ...modificationFields },
+  { title: "ManagedFacilityForModification", additionalProperties: false },
 );
 
-/** Deprecated FacilityPatchActions: {version, actions: [ModifyFacility...]}. */
+/** SupplierForModification: the supplier's fields only. */
+export const SupplierForModification = Type.Object(
+  {
+    type: Enum(FACILITY_TYPES),
+    version: modificationVersion,
+    name: modificationFields.name,
+    status: modificationFields.status,
+    tenantFacilityId: modificationFields.tenantFacilityId,
+    address: opt(nullable(FacilityAddress)),
+    customAttributes: modificationFields.customAttributes,
+  },
+  { title: "SupplierForModification", additionalProperties: false },
+);
+
+/** Deprecated FacilityPatchActions: {version, actions: [ModifyFacility...]} (open, as the reference). */
 export const FacilityPatchActions = Type.Object(
   {
-    version: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    version: modificationVersion,
     actions: Type.Array(
       Type.Object(
-        { action: Type.Literal("ModifyFacility"), ...modificationFields },
+        {
+          action: Type.Literal("ModifyFacility"),
+          ...modificationFields,
+          // The action's own (inline, open) service item, unlike the closed FacilityService.
+          services: nullable(Type.Array(Type.Object({ type: Enum(FACILITY_SERVICE_TYPES) }))),
+        },
         { additionalProperties: false },
       ),
       { minItems: 1 },
     ),
   },
-  { title: "FacilityPatchActions", additionalProperties: false, deprecated: true },
+  { title: "FacilityPatchActions", deprecated: true },
 );
 
-export const FacilityPatch = Type.Union([FacilityPatchActions, FacilityForModification]);
-export type FacilityPatchBody = Static<typeof FacilityForModification> | Static<typeof FacilityPatchActions>;
+export const FacilityPatch = Type.Union([
+  FacilityPatchActions,
+  ManagedFacilityForModification,
+  SupplierForModification,
+]);
+export type FacilityPatchBody =
+  | Static<typeof ManagedFacilityForModification>
+  | Static<typeof FacilityPatchActions>;
 
 export const Facility = Type.Object(
   {

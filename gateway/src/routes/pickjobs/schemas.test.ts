@@ -23,7 +23,7 @@ import {
   PickJobSearchPayload,
 } from "./schemas.ts";
 
-const ajv = new Ajv({ strict: false, allErrors: true });
+const ajv = new Ajv({ strict: false, allErrors: true, discriminator: true });
 addFormats.default(ajv);
 const compiled = new Map<TSchema, ReturnType<Ajv["compile"]>>();
 const check = (schema: TSchema, value: unknown) => {
@@ -311,15 +311,18 @@ describe("pick job actions", () => {
       version: 1,
       assignedUsers: [{ name: "x" }],
     });
-    // First pass: only the name and version.
+    // The route schema: one of the actions, by name.
     invalid(PickJobActionsParameter, { name: "FLY", version: 1 });
+    invalid(PickJobActionsParameter, { version: 1 });
+    invalid(PickJobActionsParameter, { name: "PICK", version: 1, lineItems: [] });
+    invalid(PickJobActionsParameter, { name: "START", version: 1, extra: true });
     invalid(PickJobActionsParameter, { name: "START", version: -1 });
     invalid(PickJobActionsParameter, { name: "START", version: "1" });
   });
 });
 
 describe("deprecated PATCH /api/pickjobs/{id}", () => {
-  it("checks the action in two passes", () => {
+  it("checks each action against its own schema", () => {
     const body = {
       version: 3,
       actions: [
@@ -336,6 +339,7 @@ describe("deprecated PATCH /api/pickjobs/{id}", () => {
       const schema = PICKING_PATCH_ACTION_SCHEMAS[a.action]!;
       valid(schema, a);
       invalid(schema, { ...a, extra: 1 });
+      invalid(PickingPatchActions, { version: 3, actions: [{ ...a, extra: 1 }] });
     }
     invalid(PickingPatchActions, { version: 3, actions: [] });
     invalid(PickingPatchActions, { version: 3, actions: [{ action: "Fly" }] });
@@ -374,9 +378,17 @@ describe("search, list and load unit bodies", () => {
   });
 
   it("list query and load unit body", () => {
-    valid(PickJobListQuery, { status: "OPEN,PICKED", size: 10, channel: "COLLECT", anonymized: false });
-    invalid(PickJobListQuery, { size: 501 });
-    invalid(PickJobListQuery, { channel: "PIGEON" });
+    // As the gateway validates a query string: scalars coerced, a single value becomes an array.
+    const query = new Ajv({ strict: false, coerceTypes: "array" }).compile(PickJobListQuery);
+    for (const q of [
+      { status: "OPEN,PICKED", size: 10, channel: "COLLECT", anonymized: false },
+      { status: ["OPEN", "PICKED"], orderBy: "TARGET_TIME_DESC" },
+      { orderBy: "-created" },
+    ]) {
+      expect(query(q), JSON.stringify(query.errors)).toBe(true);
+    }
+    for (const q of [{ size: 501 }, { channel: "PIGEON" }, { orderBy: "TARGET_TIME" }])
+      expect(query(q), JSON.stringify(q)).toBe(false);
     valid(PickingLoadUnitForCreation, { codes: ["LU-1"] });
     invalid(PickingLoadUnitForCreation, { codes: [] });
     invalid(PickingLoadUnitForCreation, { codes: Array(101).fill("c") });

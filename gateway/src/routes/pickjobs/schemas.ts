@@ -20,6 +20,7 @@ import {
   Filters,
   ListQuery,
   LocaleString,
+  OneOf,
   opt,
   PageInfo,
   RequestVersion,
@@ -831,7 +832,8 @@ const pickJobForCreationProperties = {
     ),
   ),
   deliveryinformation: opt(PickjobDeliveryInformationForCreation),
-  expectedPickLineItems: opt(Type.Array(ExpectedPickLineItemForCreation, { minItems: 0 })),
+  // At most 1,000 (our limit; the reference sets none: see the picking README, "Limits").
+  expectedPickLineItems: opt(Type.Array(ExpectedPickLineItemForCreation, { minItems: 0, maxItems: 1000 })),
   facilityRef: Type.String({
     description: "The id of the facility reference. The given ID has to be present in the system.",
     examples: ["Esb20gpHBL94X5NdMp3C"],
@@ -850,7 +852,8 @@ const pickJobForCreationProperties = {
   ),
   paymentInformation: opt(PaymentInformation),
   pickingTimes: opt(PickJobPickingTimes),
-  pickLineItems: Type.Array(PickLineItemForCreation, { minItems: 0 }),
+  // At most 1,000 (our limit; the reference sets none: see the picking README, "Limits").
+  pickLineItems: Type.Array(PickLineItemForCreation, { minItems: 0, maxItems: 1000 }),
   preferredPickingMethods: opt(
     Type.Array(PickingMethodEnum, { description: "Preferred way of picking a given pickJob." }),
   ),
@@ -961,9 +964,31 @@ export const StrippedPickJobs = Type.Object(
 
 // --- GET /api/pickjobs ---------------------------------------------------------------------------
 
-/** An `explode: false` array parameter: comma-joined values, split (and limited) by the route. */
+/** The list's orderBy: the platform's values (its SDK's PickJobOrderBy), then ours (see the picking README). */
+export const PICK_JOB_ORDER_BY = [
+  "TARGET_TIME_DESC",
+  "TARGET_TIME_ASC",
+  "LAST_MODIFIED_DESC",
+  "LAST_MODIFIED_ASC",
+  "ORDER_DATE_DESC",
+  "ORDER_DATE_ASC",
+  "LAST_MODIFIED_BY_USER_DESC",
+  "LAST_MODIFIED_BY_USER_ASC",
+  ...["id", "created", "lastModified", "orderDate", "targetTime"].flatMap((f) => [f, `-${f}`]),
+] as const;
+
+/**
+ * An array parameter the reference sends `explode: false` (comma-joined: `status=OPEN,PAUSED`) and
+ * the platform's SDK sends repeated (`status=OPEN&status=PAUSED`): both are taken, and mixed; the
+ * route splits and limits the values.
+ */
 const commaList = (description: string) =>
-  opt(Type.String({ description: `${description} (comma-separated)` }));
+  opt(
+    Type.Array(Type.String(), {
+      maxItems: 100,
+      description: `${description} (comma-separated, or the parameter repeated)`,
+    }),
+  );
 
 export const PickJobListQuery = Type.Object({
   searchTerm: opt(
@@ -987,7 +1012,13 @@ export const PickJobListQuery = Type.Object({
   articleTitle: opt(Type.String()),
   anonymized: opt(Type.Boolean()),
   ...ListQuery,
-  orderBy: opt(Type.String({ description: "query pickjobs orderBy" })),
+  orderBy: opt(
+    StringEnum(PICK_JOB_ORDER_BY, {
+      title: "PickJobOrderBy",
+      description:
+        "Attribute to order pick jobs by (the platform's values; the field names id, created, lastModified, orderDate, targetTime, '-' first for descending, are ours). Default: id (creation order).",
+    }),
+  ),
   startTargetTime: opt(DateTime("Start date range for pick jobs")),
   endTargetTime: opt(DateTime("End date range for pick jobs")),
   pickJobRefs: commaList("Pick job ids, at most 100"),
@@ -1158,8 +1189,7 @@ const pickJobActionSchemas = {
 };
 export type PickJobActionName = keyof typeof pickJobActionSchemas;
 export const PICK_JOB_ACTION_NAMES = Object.keys(pickJobActionSchemas) as PickJobActionName[];
-
-/** Second pass: the exact schema of each action, by `name` (any string indexes to possibly undefined). */
+/** Each action's own schema, by `name` (the route takes their OneOf, PickJobActionsParameter). */
 export const PICK_JOB_ACTION_SCHEMAS: Readonly<Record<PickJobActionName, TSchema>> &
   Readonly<Partial<Record<string, TSchema>>> = pickJobActionSchemas;
 
@@ -1168,23 +1198,10 @@ export type PickJobActionsParameter = {
   [N in PickJobActionName]: Static<(typeof pickJobActionSchemas)[N]>;
 }[PickJobActionName];
 
-/**
- * First pass (route schema): the action's `name` and `version`; the body is then checked against
- * PICK_JOB_ACTION_SCHEMAS[name]. Open, so the variant's own fields pass this pass.
- */
-export const PickJobActionsParameter = Type.Object(
-  {
-    name: StringEnum(PICK_JOB_ACTION_NAMES, { description: "The action to perform" }),
-    version: Version,
-  },
-  {
-    additionalProperties: true,
-    title: "PickJobActionsParameter",
-    description: `One of: ${Object.values(pickJobActionSchemas)
-      .map((s) => s.title)
-      .join(", ")}`,
-  },
-);
+/** The body of POST /api/pickjobs/{pickJobId}/actions: one of the 15 action parameters, by `name`. */
+export const PickJobActionsParameter = OneOf("name", Object.values(pickJobActionSchemas), {
+  title: "PickJobActionsParameter",
+});
 
 // --- PATCH /api/pickjobs/{id} (deprecated) -------------------------------------------------------
 
@@ -1247,8 +1264,7 @@ const pickingPatchActionSchemas = {
 };
 export type PickingPatchActionName = keyof typeof pickingPatchActionSchemas;
 export const PICKING_PATCH_ACTION_NAMES = Object.keys(pickingPatchActionSchemas) as PickingPatchActionName[];
-
-/** Second pass: the exact schema of each deprecated PATCH action, by `action`. */
+/** Each deprecated PATCH action's own schema, by `action`. */
 export const PICKING_PATCH_ACTION_SCHEMAS: Readonly<Record<PickingPatchActionName, TSchema>> &
   Readonly<Partial<Record<string, TSchema>>> = pickingPatchActionSchemas;
 
@@ -1258,16 +1274,10 @@ export type PickingPatchAction = {
 /** The body of the deprecated PATCH /api/pickjobs/{pickJobId}. */
 export type PickingPatchActions = { version: number; actions: PickingPatchAction[] };
 
-/** First pass (route schema): each action's `action`; then PICKING_PATCH_ACTION_SCHEMAS[action]. */
+/** The body of the deprecated PATCH /api/pickjobs/{pickJobId}: actions, each by `action`. */
 export const PickingPatchActions = Type.Object(
   {
-    actions: Type.Array(
-      Type.Object(
-        { action: StringEnum(PICKING_PATCH_ACTION_NAMES) },
-        { additionalProperties: true, description: `One of: ${PICKING_PATCH_ACTION_NAMES.join(", ")}` },
-      ),
-      { minItems: 1 },
-    ),
+    actions: Type.Array(OneOf("action", Object.values(pickingPatchActionSchemas)), { minItems: 1 }),
     version: LooseVersion,
   },
   { title: "PickingPatchActions", deprecated: true },

@@ -2,13 +2,10 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
 import type { FastifyInstance } from "fastify";
-import { checkBody } from "../../plugins/validate.ts";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { sendDocument } from "../documents.ts";
 import {
-  PICK_RUN_ACTION_SCHEMAS,
-  PICK_RUN_PATCH_ACTION_SCHEMAS,
   PickRun,
   PickRunActionsParameter,
   PickRunForCreation,
@@ -79,9 +76,6 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
     async (req, reply) => {
       const { pickRunId } = req.params as IdParams;
       const body = req.body as { version: number; actions: JsonObject[] };
-      body.actions.forEach((a, i) => {
-        checkBody(PICK_RUN_PATCH_ACTION_SCHEMAS[a.action as string]!, a, `body/actions/${i}`);
-      });
       const res = await picking.patchPickRun(
         { id: pickRunId, version: BigInt(body.version), actions: body.actions },
         callOptions(req.ctx),
@@ -106,7 +100,6 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
     async (req, reply) => {
       const { pickRunId } = req.params as IdParams;
       const body = req.body as JsonObject;
-      checkBody(PICK_RUN_ACTION_SCHEMAS[body.name as string]!, body, "body");
       const res = await picking.pickRunAction({ id: pickRunId, action: body }, callOptions(req.ctx));
       return sendDocument(reply, res.pickRun?.documentJson);
     },

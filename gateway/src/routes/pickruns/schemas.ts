@@ -6,7 +6,7 @@
  * schema checks the discriminator, then `*_SCHEMAS[discriminator]` the whole body).
  */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { closed, DateTime, LocaleString, opt, RequestVersion } from "../../schemas/common.ts";
+import { closed, DateTime, LocaleString, OneOf, opt, RequestVersion } from "../../schemas/common.ts";
 import {
   actionParameter,
   Editor,
@@ -33,7 +33,8 @@ export const PickRunStatus = StringEnum(PICK_RUN_STATUSES, {
 export const PickRunForCreation = Type.Object(
   {
     facilityRef: Type.String(),
-    pickJobRefs: Type.Array(Type.String(), { minItems: 1 }),
+    // At most 100 jobs per run (our limit; the reference sets none: the picking README, "Limits").
+    pickJobRefs: Type.Array(Type.String(), { minItems: 1, maxItems: 100 }),
     pickRunType: opt(PickRunType),
     status: opt(PickRunStatus),
   },
@@ -117,8 +118,7 @@ export const FinishPickRun = patchAction(
 const pickRunPatchActionSchemas = { ModifyPickRunLineItem, StartPickRun, CancelPickRun, FinishPickRun };
 export type PickRunPatchActionName = keyof typeof pickRunPatchActionSchemas;
 export const PICK_RUN_PATCH_ACTION_NAMES = Object.keys(pickRunPatchActionSchemas) as PickRunPatchActionName[];
-
-/** Second pass: the exact schema of each PATCH action, by `action`. */
+/** Each PATCH action's own schema, by `action`. */
 export const PICK_RUN_PATCH_ACTION_SCHEMAS: Readonly<Record<PickRunPatchActionName, TSchema>> &
   Readonly<Partial<Record<string, TSchema>>> = pickRunPatchActionSchemas;
 
@@ -127,16 +127,10 @@ export type PickRunPatchActionItem = {
 }[PickRunPatchActionName];
 export type PickRunPatchAction = { version: number; actions: PickRunPatchActionItem[] };
 
-/** First pass (route schema): each action's `action`; then PICK_RUN_PATCH_ACTION_SCHEMAS[action]. */
+/** The body of PATCH /api/pickruns/{pickRunId}: actions, each by `action`. */
 export const PickRunPatchAction = Type.Object(
   {
-    actions: Type.Array(
-      Type.Object(
-        { action: StringEnum(PICK_RUN_PATCH_ACTION_NAMES) },
-        { additionalProperties: true, description: `One of: ${PICK_RUN_PATCH_ACTION_NAMES.join(", ")}` },
-      ),
-      { minItems: 1 },
-    ),
+    actions: Type.Array(OneOf("action", Object.values(pickRunPatchActionSchemas)), { minItems: 1 }),
     version: RequestVersion(),
   },
   { title: "PickRunPatchAction" },
@@ -204,8 +198,7 @@ const pickRunActionSchemas = {
 };
 export type PickRunActionName = keyof typeof pickRunActionSchemas;
 export const PICK_RUN_ACTION_NAMES = Object.keys(pickRunActionSchemas) as PickRunActionName[];
-
-/** Second pass: the exact schema of each action, by `name`. */
+/** Each action's own schema, by `name` (the route takes their OneOf, PickRunActionsParameter). */
 export const PICK_RUN_ACTION_SCHEMAS: Readonly<Record<PickRunActionName, TSchema>> &
   Readonly<Partial<Record<string, TSchema>>> = pickRunActionSchemas;
 
@@ -214,20 +207,10 @@ export type PickRunActionsParameter = {
   [N in PickRunActionName]: Static<(typeof pickRunActionSchemas)[N]>;
 }[PickRunActionName];
 
-/** First pass (route schema): `name` and `version`; then PICK_RUN_ACTION_SCHEMAS[name]. */
-export const PickRunActionsParameter = Type.Object(
-  {
-    name: StringEnum(PICK_RUN_ACTION_NAMES, { description: "The action to perform" }),
-    version: RequestVersion({ minimum: 0, description: "Version of the entity to be changed" }),
-  },
-  {
-    additionalProperties: true,
-    title: "PickRunActionsParameter",
-    description: `One of: ${Object.values(pickRunActionSchemas)
-      .map((s) => s.title)
-      .join(", ")}`,
-  },
-);
+/** The body of POST /api/pickruns/{pickRunId}/actions: one of the 8 action parameters, by `name`. */
+export const PickRunActionsParameter = OneOf("name", Object.values(pickRunActionSchemas), {
+  title: "PickRunActionsParameter",
+});
 
 // --- PATCH /api/pickruns/{id}/pickjobs (deprecated) ----------------------------------------------
 

@@ -3,6 +3,7 @@
  */
 import type { ConnectRouter } from "@connectrpc/connect";
 import { invalid } from "@fop/kit/errors";
+import { lookupTable } from "@fop/kit/lookup";
 import { enumName } from "@fop/kit/rpc/proto";
 import { listPage, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
@@ -11,6 +12,8 @@ import {
   FacilityStatusSchema,
   FacilityTypeSchema,
 } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import { categoryJson } from "../db/category.rows.ts";
+import type { Category } from "../domain/category.ts";
 import {
   type FacilityStatus,
   type FacilityType,
@@ -20,11 +23,10 @@ import {
 import * as categories from "../usecases/categories.ts";
 import type { CatalogDeps } from "../usecases/deps.ts";
 import * as facilities from "../usecases/facilities.ts";
-import { toCategoryMessage } from "./category.mapper.ts";
 import { fromFacilityMessage, toFacilityMessage } from "./facility.mapper.ts";
 
 /** proto field name in an update mask -> domain field. */
-const MASK_FIELDS: Record<string, ModifiableField> = {
+const MASK_FIELDS = lookupTable<ModifiableField>({
   tenant_facility_id: "tenantFacilityId",
   name: "name",
   type: "type",
@@ -32,7 +34,14 @@ const MASK_FIELDS: Record<string, ModifiableField> = {
   location_type: "locationType",
   address: "address",
   custom_attributes: "customAttributes",
-};
+});
+
+/** A category as RPC answers carry it: id, version and the read model as JSON (see catalog.proto). */
+const categoryOut = (c: Category) => ({
+  id: c.id,
+  version: BigInt(c.version),
+  documentJson: categoryJson(c),
+});
 
 export function catalogRoutes(deps: CatalogDeps) {
   return (router: ConnectRouter) =>
@@ -40,7 +49,7 @@ export function catalogRoutes(deps: CatalogDeps) {
       async listCategories(req, hctx) {
         const { size, startAfterId } = listPage(req.page);
         const list = await categories.listCategories(deps, requestContext(hctx), size, startAfterId);
-        return { categories: list.map(toCategoryMessage) };
+        return { categories: list.map(categoryOut) };
       },
       async createCategory(req, hctx) {
         const c = await categories.createCategory(deps, requestContext(hctx), {
@@ -48,12 +57,10 @@ export function catalogRoutes(deps: CatalogDeps) {
           nameLocalized: req.nameLocalized,
           customAttributes: req.customAttributes ?? null,
         });
-        return { category: toCategoryMessage(c) };
+        return { category: categoryOut(c) };
       },
       async getCategory(req, hctx) {
-        return {
-          category: toCategoryMessage(await categories.getCategory(deps, requestContext(hctx), req.id)),
-        };
+        return { category: categoryOut(await categories.getCategory(deps, requestContext(hctx), req.id)) };
       },
       async replaceCategory(req, hctx) {
         const c = await categories.replaceCategory(deps, requestContext(hctx), req.id, Number(req.version), {
@@ -61,12 +68,10 @@ export function catalogRoutes(deps: CatalogDeps) {
           nameLocalized: req.nameLocalized,
           customAttributes: req.customAttributes ?? null,
         });
-        return { category: toCategoryMessage(c) };
+        return { category: categoryOut(c) };
       },
       async deleteCategory(req, hctx) {
-        return {
-          category: toCategoryMessage(await categories.deleteCategory(deps, requestContext(hctx), req.id)),
-        };
+        return { category: categoryOut(await categories.deleteCategory(deps, requestContext(hctx), req.id)) };
       },
       async searchCategories(req, hctx) {
         const result = await categories.searchCategories(
@@ -75,7 +80,7 @@ export function catalogRoutes(deps: CatalogDeps) {
           searchParams(req.search),
         );
         return {
-          categories: result.rows.map(toCategoryMessage),
+          categories: result.rows.map(categoryOut),
           pageInfo: result.pageInfo,
           total: result.total === undefined ? undefined : BigInt(result.total),
         };

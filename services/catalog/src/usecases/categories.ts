@@ -1,19 +1,26 @@
 /** Category use cases: each is one transaction (or one read) scoped to the caller's tenant. */
-import type { JsonObject } from "@bufbuild/protobuf";
 import type { RequestContext } from "@fop/kit/context";
 import { inTransaction, readEm } from "@fop/kit/db/tx";
 import { conflict, invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { runSearch, type SearchPage, type SearchParams, type SearchResource } from "@fop/kit/search/keyset";
-import { LockMode } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { CategoryEntity } from "../db/category.entity.ts";
+import {
+  CATEGORY_COLUMNS,
+  type CategoryRow,
+  deleteCategoryRow,
+  findCategory,
+  findCategoryId,
+  insertCategoryStatement,
+  listCategoryRows,
+  toCategory,
+  updateCategory,
+} from "../db/category.rows.ts";
 import { SCHEMA } from "../db/orm.ts";
 import {
   type Category,
   type CategoryInput,
   createCategory as create,
-  nameIndex,
   replaceCategory as replace,
 } from "../domain/category.ts";
 import { categoryEvent } from "../events/catalog.events.ts";
@@ -28,41 +35,13 @@ const uniqueViolations = {
     ),
 };
 
-export function toCategory(e: CategoryEntity): Category {
-  return {
-    id: e.id,
-    version: e.version,
-    created: e.created,
-    lastModified: e.lastModified,
-    tenantCategoryId: e.tenantCategoryId ?? null,
-    nameLocalized: e.nameLocalized,
-    customAttributes: (e.customAttributes as JsonObject | null) ?? null,
-  };
-}
-
-function writeEntity(e: CategoryEntity, c: Category, defaultLocale: string): void {
-  const names = nameIndex(c.nameLocalized, defaultLocale);
-  e.lastModified = c.lastModified;
-  e.tenantCategoryId = c.tenantCategoryId;
-  e.nameLocalized = c.nameLocalized;
-  e.customAttributes = c.customAttributes;
-  e.sortName = names.sortName;
-  e.nameValues = names.values;
-}
-
 async function load(
   em: EntityManager,
   ctx: RequestContext,
   id: string,
   forUpdate: boolean,
-): Promise<CategoryEntity> {
-  const found = isUuid(id)
-    ? await em.findOne(
-        CategoryEntity,
-        { tenantId: ctx.tenant, id },
-        forUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
-      )
-    : null;
+): Promise<Category> {
+  const found = isUuid(id) ? await findCategory(em, ctx.tenant, id, forUpdate) : undefined;
   if (!found) throw notFound("category", id);
   return found;
 }
@@ -72,16 +51,11 @@ export async function listCategories(
   ctx: RequestContext,
   size: number,
   startAfterId: string,
-) {
+): Promise<Category[]> {
   if (startAfterId && !isUuid(startAfterId)) {
     throw invalid("INVALID_ID", "startAfterId must be the id of an entity.", "startAfterId");
   }
-  const rows = await readEm(deps.orm).find(
-    CategoryEntity,
-    startAfterId ? { tenantId: ctx.tenant, id: { $gt: startAfterId } } : { tenantId: ctx.tenant },
-    { orderBy: { id: "asc" }, limit: size },
-  );
-  return rows.map(toCategory);
+  return listCategoryRows(readEm(deps.orm), ctx.tenant, size, startAfterId);
 }
 
 export async function createCategory(
@@ -90,28 +64,19 @@ export async function createCategory(
   input: CategoryInput,
 ): Promise<Category> {
   const category = create(input, deps.newId(), deps.now());
-  return inTransaction(
+  // The row and its event in one statement (no read first: no transaction round trips).
+  await deps.outbox.write(
     deps.orm,
-    async (em) => {
-      const e = em.create(CategoryEntity, {
-        tenantId: ctx.tenant,
-        id: category.id,
-        created: category.created,
-        lastModified: category.lastModified,
-        nameLocalized: category.nameLocalized,
-        nameValues: [],
-      });
-      writeEntity(e, category, deps.defaultLocale);
-      await em.flush();
-      await deps.outbox.record(em, ctx, [categoryEvent("CREATED", category)]);
-      return category;
-    },
+    ctx,
+    insertCategoryStatement(ctx.tenant, category, deps.defaultLocale),
+    [categoryEvent("CREATED", category)],
     uniqueViolations,
   );
+  return category;
 }
 
 export async function getCategory(deps: CatalogDeps, ctx: RequestContext, id: string): Promise<Category> {
-  return toCategory(await load(readEm(deps.orm), ctx, id, false));
+  return load(readEm(deps.orm), ctx, id, false);
 }
 
 export async function replaceCategory(
@@ -124,13 +89,10 @@ export async function replaceCategory(
   return inTransaction(
     deps.orm,
     async (em) => {
-      const e = await load(em, ctx, id, true);
-      const next = replace(toCategory(e), input, version, deps.now());
-      writeEntity(e, next, deps.defaultLocale);
-      await em.flush();
-      const saved = toCategory(e);
-      await deps.outbox.record(em, ctx, [categoryEvent("UPDATED", saved)]);
-      return saved;
+      const next = replace(await load(em, ctx, id, true), input, version, deps.now());
+      await updateCategory(em, ctx.tenant, next, deps.defaultLocale);
+      await deps.outbox.record(em, ctx, [categoryEvent("UPDATED", next)]);
+      return next;
     },
     uniqueViolations,
   );
@@ -138,10 +100,8 @@ export async function replaceCategory(
 
 export async function deleteCategory(deps: CatalogDeps, ctx: RequestContext, id: string): Promise<Category> {
   return inTransaction(deps.orm, async (em) => {
-    const e = await load(em, ctx, id, true);
-    const before = toCategory(e);
-    em.remove(e);
-    await em.flush();
+    const before = await load(em, ctx, id, true);
+    await deleteCategoryRow(em, ctx.tenant, id);
     await deps.outbox.record(em, ctx, [categoryEvent("DELETED", before)]);
     return before;
   });
@@ -152,19 +112,15 @@ export async function lookupCategoryId(
   ctx: RequestContext,
   tenantCategoryId: string,
 ): Promise<string> {
-  const e = await readEm(deps.orm).findOne(
-    CategoryEntity,
-    { tenantId: ctx.tenant, tenantCategoryId },
-    { fields: ["id"] },
-  );
-  if (!e) throw notFound("category", `urn:fft:category:tenantCategoryId:${tenantCategoryId}`);
-  return e.id;
+  const id = await findCategoryId(readEm(deps.orm), ctx.tenant, tenantCategoryId);
+  if (!id) throw notFound("category", `urn:fft:category:tenantCategoryId:${tenantCategoryId}`);
+  return id;
 }
 
 /** What `POST /api/categories/search` may filter and sort on. */
 export const categorySearch: SearchResource = {
   table: `${SCHEMA}.category`,
-  select: "t.*",
+  select: CATEGORY_COLUMNS,
   fields: {
     id: { kind: "string", column: "t.id", ops: ["eq", "notEq", "in", "notIn"], uuid: true },
     tenantCategoryId: {
@@ -196,6 +152,9 @@ export async function searchCategories(
   params: SearchParams,
 ): Promise<SearchPage<Category>> {
   const em = readEm(deps.orm);
-  const page = await runSearch(em, ctx.tenant, categorySearch, params, deps.now());
-  return { ...page, rows: page.rows.map((row) => toCategory(em.map(CategoryEntity, row))) };
+  const page = await runSearch(em, ctx.tenant, categorySearch, params, {
+    cursors: deps.cursors,
+    now: deps.now(),
+  });
+  return { ...page, rows: page.rows.map((row) => toCategory(row as unknown as CategoryRow)) };
 }

@@ -1,10 +1,13 @@
 import type { Orm } from "@fop/kit/db/orm";
 import type { Outbox } from "@fop/kit/events/outbox";
+import type { CursorCodec } from "@fop/kit/search/cursor";
 
 /** What the catalog's use cases need; main.ts and tests build it. */
 export interface CatalogDeps {
   orm: Orm;
   outbox: Outbox;
+  /** Signs and verifies search cursors. */
+  cursors: CursorCodec;
   /** Locale whose name categories sort by (then the alphabetically first locale). */
   defaultLocale: string;
   now: () => Date;

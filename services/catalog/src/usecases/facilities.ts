@@ -5,6 +5,7 @@ import { query } from "@fop/kit/db/sql";
 import { inTransaction, readEm } from "@fop/kit/db/tx";
 import { conflict, invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
+import { lookupTable } from "@fop/kit/lookup";
 import { startAfterCondition, startAfterOrder } from "@fop/kit/search/keyset";
 import { SqlBuilder } from "@fop/kit/search/sql-builder";
 import { LockMode } from "@mikro-orm/core";
@@ -90,12 +91,12 @@ export interface FacilityFilter {
 }
 
 /** Sort keys of the list; each is backed by an index (tenant_id, key, id). */
-const ORDERS: Record<string, string> = {
+const ORDERS = lookupTable({
   "": "t.id",
   CREATED: "t.id",
   NAME: "t.name",
   POSTAL_CODE_ASC: "(t.address ->> 'postalCode')",
-};
+});
 
 /** GET /api/facilities: filtered page in the requested order, continuing after `startAfterId`, plus the total. */
 export async function listFacilities(deps: CatalogDeps, ctx: RequestContext, f: FacilityFilter) {

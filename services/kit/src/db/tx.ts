@@ -5,6 +5,7 @@
  */
 import { OptimisticLockError, UniqueConstraintViolationException } from "@mikro-orm/core";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { checkDeadline, DEADLINE_SQLSTATE, deadlineExceeded } from "../deadline.ts";
 import { AppError, isAppError } from "../errors.ts";
 import type { Orm } from "./orm.ts";
 
@@ -17,6 +18,7 @@ const BAD_VALUE_STATES = new Set(["22P05", "22021", "22P02", "22003", "22007", "
 export function translateDbError(err: unknown, unique: UniqueViolations = {}): unknown {
   if (isAppError(err)) return err;
   const state = (err as { code?: string }).code;
+  if (state === DEADLINE_SQLSTATE) return deadlineExceeded();
   if (state && BAD_VALUE_STATES.has(state)) {
     return new AppError("invalid", {
       code: "INVALID_VALUE",
@@ -30,7 +32,8 @@ export function translateDbError(err: unknown, unique: UniqueViolations = {}): u
       description: "The entity was changed by another request at the same time; read it again and retry.",
     });
   }
-  if (err instanceof UniqueConstraintViolationException) {
+  // The ORM's exception, or Postgres' own unique_violation from a plain SQL statement.
+  if (err instanceof UniqueConstraintViolationException || state === "23505") {
     const constraint = (err as { constraint?: string }).constraint ?? "";
     const known = unique[constraint];
     if (known) return known();
@@ -42,14 +45,23 @@ export function translateDbError(err: unknown, unique: UniqueViolations = {}): u
   return err;
 }
 
-/** Runs `fn` in a transaction on a fresh fork of the ORM's entity manager. */
+/**
+ * Runs `fn` in a transaction on a fresh fork of the ORM's entity manager. Inside an RPC the call's
+ * deadline is checked before the transaction begins and again before it commits (deadline.ts): past
+ * it, nothing is written and the caller gets `DEADLINE_EXCEEDED` (a retry is safe).
+ */
 export async function inTransaction<T>(
   orm: Orm,
   fn: (em: EntityManager) => Promise<T>,
   unique: UniqueViolations = {},
 ): Promise<T> {
   try {
-    return await (orm.em.fork() as EntityManager).transactional(fn);
+    checkDeadline();
+    return await (orm.em.fork() as EntityManager).transactional(async (em) => {
+      const result = await fn(em);
+      checkDeadline(); // throwing here rolls the transaction back
+      return result;
+    });
   } catch (err) {
     throw translateDbError(err, unique);
   }

@@ -3,6 +3,12 @@
  * row is written in the handler's transaction), ack only after that transaction commits, `nak`
  * with backoff on transient errors, `term` + a dead-letter row + an error log for poison messages
  * (undecodable, rejected as invalid, or out of deliveries). Trace context comes from the headers.
+ *
+ * With `handleBatch`, the messages that arrive together (up to `batchSize`) are handled in one
+ * transaction: one inbox statement for all, one call of the handler with the new events, one
+ * commit, then every ack. Each message keeps its own consume span; the transaction's database
+ * spans sit under the first. A batch that fails is handled again one message at a time, so one
+ * poison message is dead-lettered alone and the others still commit.
  */
 
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
@@ -26,8 +32,12 @@ export interface ConsumerOptions {
   /** Event types to receive (default: every event). */
   types?: string[];
   /** Runs in the transaction that also records the event id in the inbox. */
-  handle: (em: EntityManager, event: EventEnvelope) => Promise<void>;
-  /** Messages processed at once (default 8). */
+  handle?: (em: EntityManager, event: EventEnvelope) => Promise<void>;
+  /** Like `handle`, for every new event of a batch of messages at once (see the module comment). */
+  handleBatch?: (em: EntityManager, events: EventEnvelope[]) => Promise<void>;
+  /** Messages per batch with handleBatch (default 64). */
+  batchSize?: number;
+  /** Messages (with handleBatch: batches) processed at once (default 8). */
   concurrency?: number;
   /** Deliveries before an event is dead-lettered (default 10). */
   maxDeliver?: number;
@@ -46,6 +56,9 @@ export const nakDelay = (deliveries: number) => Math.min(30_000, 500 * 2 ** Math
 
 export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker {
   const { orm, nats, logger, schema } = deps;
+  if (!opts.handle === !opts.handleBatch) throw new Error("a consumer takes handle or handleBatch");
+  const handleAll = opts.handleBatch ?? ((em, events) => opts.handle!(em, events[0]!));
+  const batchSize = opts.handleBatch ? (opts.batchSize ?? 64) : 1;
   const concurrency = opts.concurrency ?? 8;
   const maxDeliver = opts.maxDeliver ?? 10;
   const prefix = nats.events.subjectPrefix;
@@ -65,7 +78,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
       filter_subject: filter,
       ack_wait: nanos(nats.events.ackWaitMs ?? 30_000),
       max_deliver: maxDeliver,
-      max_ack_pending: concurrency * 4,
+      max_ack_pending: Math.max(concurrency * 4, batchSize * concurrency * 2),
     };
     try {
       await nats.jsm.consumers.info(nats.events.stream, opts.name);
@@ -112,32 +125,16 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
       return deadLetter(m, undefined, `undecodable: ${(err as Error).message}`);
     }
     if (opts.types?.length && !opts.types.includes(event.type)) return m.ack();
-    const parent = m.headers
-      ? extractTraceContext(
-          Object.fromEntries([...m.headers.keys()].map((k) => [k.toLowerCase(), m.headers!.get(k)])),
-        )
-      : otelContext.active();
-    const span = tracer().startSpan(
-      `${m.subject} process`,
-      {
-        kind: SpanKind.CONSUMER,
-        attributes: {
-          "messaging.system": "nats",
-          "messaging.consumer.group.name": opts.name,
-          "messaging.message.id": event.id,
-        },
-      },
-      parent,
-    );
+    const { span, context } = consumeSpan(m, event.id);
     try {
-      await otelContext.with(otelTrace.setSpan(parent, span), () =>
+      await otelContext.with(context, () =>
         inTransaction(orm, async (em) => {
           const fresh = await query(em, {
             text: `insert into ${schema}.inbox (consumer, event_id) values ($1, $2) on conflict do nothing returning 1 as ok`,
             params: [opts.name, event.id],
           });
           if (fresh.length === 0) return; // processed before: acknowledge again, do nothing
-          await opts.handle(em, event);
+          await handleAll(em, [event]);
         }),
       );
       m.ack();
@@ -165,6 +162,71 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
     }
   }
 
+  /** A consume span per message, child of the context its headers carry. */
+  function consumeSpan(m: JsMsg, eventId: string) {
+    const parent = m.headers
+      ? extractTraceContext(
+          Object.fromEntries([...m.headers.keys()].map((k) => [k.toLowerCase(), m.headers!.get(k)])),
+        )
+      : otelContext.active();
+    const span = tracer().startSpan(
+      `${m.subject} process`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          "messaging.system": "nats",
+          "messaging.consumer.group.name": opts.name,
+          "messaging.message.id": eventId,
+        },
+      },
+      parent,
+    );
+    return { span, context: otelTrace.setSpan(parent, span) };
+  }
+
+  /** Several messages in one transaction; on failure, each again on its own. */
+  async function processBatch(batch: JsMsg[]): Promise<void> {
+    if (batch.length === 1) return process(batch[0]!);
+    const decoded: { m: JsMsg; event: EventEnvelope }[] = [];
+    for (const m of batch) {
+      let event: EventEnvelope;
+      try {
+        event = decodeEnvelope(m.data);
+        if (!event.id) throw new Error("envelope without id");
+      } catch {
+        await process(m); // dead-letters it
+        continue;
+      }
+      if (opts.types?.length && !opts.types.includes(event.type)) m.ack();
+      else decoded.push({ m, event });
+    }
+    if (decoded.length === 0) return;
+    const spans = decoded.map(({ m, event }) => consumeSpan(m, event.id));
+    try {
+      await otelContext.with(spans[0]!.context, () =>
+        inTransaction(orm, async (em) => {
+          const fresh = await query<{ event_id: string }>(em, {
+            text: `insert into ${schema}.inbox (consumer, event_id) select $1, unnest($2::text[]) on conflict do nothing returning event_id`,
+            params: [opts.name, decoded.map((d) => d.event.id)],
+          });
+          const isNew = new Set(fresh.map((r) => r.event_id));
+          const events: EventEnvelope[] = [];
+          for (const { event } of decoded) {
+            if (isNew.delete(event.id)) events.push(event); // a redelivered duplicate only once
+          }
+          if (events.length) await handleAll(em, events);
+        }),
+      );
+    } catch {
+      for (const { span } of spans) span.end();
+      // One by one: the poison message alone is dead-lettered, the others commit.
+      for (const { m } of decoded) await process(m);
+      return;
+    }
+    for (const { m } of decoded) m.ack();
+    for (const { span } of spans) span.end();
+  }
+
   async function prune(): Promise<void> {
     if (Date.now() - lastPrune < 3600_000) return;
     lastPrune = Date.now();
@@ -183,17 +245,38 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
         await ensureConsumer();
         await prune();
         const consumer = await nats.js.consumers.get(nats.events.stream, opts.name);
-        const messages = await consumer.consume({ max_messages: concurrency * 2 });
+        const messages = await consumer.consume({ max_messages: Math.max(concurrency * 2, batchSize * 2) });
         stopCurrent = () => void messages.stop();
         failures = 0;
-        for await (const m of messages) {
-          if (!running) break;
-          while (inFlight.size >= concurrency) await Promise.race(inFlight);
-          const p = process(m)
+        // Messages that arrive together are collected until the next turn of the event loop
+        // (they come off the socket in one read), then handled as one batch.
+        let pending: JsMsg[] = [];
+        let scheduled = false;
+        const flush = () => {
+          scheduled = false;
+          const batch = pending;
+          pending = [];
+          if (batch.length === 0) return;
+          const p = processBatch(batch)
             .catch((err) => logger.error({ err }, "event processing crashed"))
             .finally(() => inFlight.delete(p));
           inFlight.add(p);
+        };
+        for await (const m of messages) {
+          if (!running) break;
+          pending.push(m);
+          if (pending.length >= batchSize) {
+            while (inFlight.size >= concurrency) await Promise.race(inFlight);
+            flush();
+          } else if (!scheduled) {
+            scheduled = true;
+            setImmediate(async () => {
+              while (inFlight.size >= concurrency) await Promise.race(inFlight);
+              flush();
+            });
+          }
         }
+        flush();
       } catch (err) {
         if (!running) break;
         failures++;

@@ -6,6 +6,7 @@
  */
 import { Migration } from "@mikro-orm/migrations";
 import type { MigrationObject } from "@mikro-orm/postgresql";
+import { DEADLINE_SETTING, DEADLINE_SQLSTATE } from "../deadline.ts";
 
 export class KitEvents0001 extends Migration {
   override name = "kit-events-0001";
@@ -45,5 +46,37 @@ export class KitEvents0001 extends Migration {
   }
 }
 
+/**
+ * A commit-time deadline check for every write that records events: a deferred constraint trigger on
+ * the outbox runs when the transaction commits (after every statement, CTE and lock wait) and fails
+ * it when the transaction-local setting `fop.deadline` (DEADLINE_SETTING) (epoch ms, set by the write) lies in the past.
+ * Without the setting it does nothing. This is what makes a single autocommitted statement
+ * (Outbox.write) as safe as a transaction that checks before COMMIT.
+ */
+export class KitEvents0002 extends Migration {
+  override name = "kit-events-0002";
+
+  override up(): void {
+    this.addSql(`
+      create function outbox_deadline_check() returns trigger language plpgsql as $$
+      declare
+        deadline text := current_setting('${DEADLINE_SETTING}', true);
+      begin
+        if deadline is not null and deadline <> ''
+           and clock_timestamp() >= to_timestamp(deadline::float8 / 1000) then
+          raise exception 'the call''s deadline passed before the write committed'
+            using errcode = '${DEADLINE_SQLSTATE}';
+        end if;
+        return null;
+      end $$`);
+    this.addSql(`
+      create constraint trigger outbox_deadline after insert on outbox
+      deferrable initially deferred for each row execute function outbox_deadline_check()`);
+  }
+}
+
 /** Migrations of the kit's event tables, to put first in a service's list. */
-export const kitEventMigrations: MigrationObject[] = [{ name: "kit-events-0001", class: KitEvents0001 }];
+export const kitEventMigrations: MigrationObject[] = [
+  { name: "kit-events-0001", class: KitEvents0001 },
+  { name: "kit-events-0002", class: KitEvents0002 },
+];

@@ -12,12 +12,18 @@ const kindToCode: Record<ErrorKind, Code> = {
   precondition: Code.FailedPrecondition,
   rate_limited: Code.ResourceExhausted,
   unavailable: Code.Unavailable,
+  timeout: Code.DeadlineExceeded,
+  too_large: Code.InvalidArgument,
+  unsupported_media_type: Code.InvalidArgument,
   not_implemented: Code.Unimplemented,
   internal: Code.Internal,
 };
 
+/** The kind a Connect code means (the kinds that share a code with another travel as that one). */
 const codeToKind = new Map<Code, ErrorKind>(
-  Object.entries(kindToCode).map(([kind, code]) => [code, kind as ErrorKind]),
+  Object.entries(kindToCode)
+    .filter(([kind]) => kind !== "too_large" && kind !== "unsupported_media_type")
+    .map(([kind, code]) => [code, kind as ErrorKind]),
 );
 
 /** AppError -> ConnectError carrying an ErrorDetail (the structured error the gateway renders). */
@@ -37,23 +43,42 @@ export function toConnectError(err: AppError): ConnectError {
   ]);
 }
 
+/** What a call that failed without our ErrorDetail means, in our words (never the library's). */
+const WITHOUT_DETAIL: Partial<Record<ErrorKind, { code: string; description: string }>> = {
+  timeout: {
+    code: "TIMEOUT",
+    description: "The service did not answer within the deadline.",
+  },
+  unavailable: {
+    code: "SERVICE_UNAVAILABLE",
+    description: "The service cannot be reached at the moment; retry with exponential backoff.",
+  },
+  rate_limited: {
+    code: "RATE_LIMITED",
+    description: "The service is busy; retry with exponential backoff.",
+  },
+};
+
 /**
  * ConnectError (as a client sees it) -> AppError, restoring the ErrorDetail when the peer sent one.
- * Transport failures become `unavailable`; anything without detail keeps a generic message.
+ * Without one (transport failures, the client's own deadline, a peer that is not ours) the kind
+ * follows the code and the words are ours: a client-side deadline is `timeout`, a canceled call or
+ * an unreachable service `unavailable`, anything else a generic `internal`.
  */
 export function fromConnectError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const ce = ConnectError.from(err);
   const detail: ErrorDetail | undefined = ce.findDetails(ErrorDetailSchema)[0];
-  const kind =
-    codeToKind.get(ce.code) ??
-    (ce.code === Code.DeadlineExceeded || ce.code === Code.Canceled ? "unavailable" : "internal");
+  const kind = codeToKind.get(ce.code) ?? (ce.code === Code.Canceled ? "unavailable" : "internal");
   if (!detail) {
-    return new AppError(kind, {
-      code: kind === "unavailable" ? "SERVICE_UNAVAILABLE" : "INTERNAL",
-      description: kind === "internal" ? "An internal error occurred." : ce.rawMessage,
-      cause: err,
-    });
+    const known = WITHOUT_DETAIL[kind];
+    return known
+      ? new AppError(kind, { ...known, cause: err })
+      : new AppError("internal", {
+          code: "INTERNAL",
+          description: "An internal error occurred.",
+          cause: err,
+        });
   }
   return new AppError(kind, {
     code: detail.code,

@@ -3,7 +3,9 @@
  * /healthz, /readyz, /metrics on a plain HTTP/1.1 admin port (what Kubernetes httpGet probes speak).
  */
 
-import type { Http2Server, Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import { timingSafeEqual } from "node:crypto";
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
 import {
   Code,
   ConnectError,
@@ -11,11 +13,12 @@ import {
   type HandlerContext,
   type Interceptor,
 } from "@connectrpc/connect";
-import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
 import { type FastifyInstance, fastify } from "fastify";
 import { contextFromHeaders, type RequestContext, requestContextKey } from "../context.ts";
 import { translateDbError } from "../db/tx.ts";
+import { DEADLINE_HEADER, deadlineExceeded, runInCall, serverDeadline } from "../deadline.ts";
 import { AppError, isAppError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import type { Metrics } from "../metrics.ts";
@@ -28,6 +31,7 @@ import {
   SpanStatusCode,
   tracer,
 } from "../otel.ts";
+import { recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
 import { toConnectError } from "./errors.ts";
 
 export interface ServiceRuntime {
@@ -41,8 +45,13 @@ export interface ServiceRuntime {
 
 const HEALTH = Health.typeName;
 
-/** The h2c fastify instance serving Connect. */
-export type RpcServer = FastifyInstance<Http2Server, Http2ServerRequest, Http2ServerResponse>;
+/** The h2c server answering RPCs (see {@link buildRpcServer}). */
+export interface RpcServer {
+  readonly server: http2.Http2Server;
+  listen(opts: { host: string; port: number }): Promise<void>;
+  /** Stops accepting calls and waits up to `graceMs` for the running ones. */
+  close(): Promise<void>;
+}
 
 /** The request context the kit's interceptor attached to this call. */
 export function requestContext(hctx: HandlerContext): RequestContext {
@@ -129,6 +138,18 @@ function errorInterceptor(rt: ServiceRuntime): Interceptor {
   };
 }
 
+/**
+ * The caller's deadline (deadline.ts): a call whose deadline has passed before it starts is refused
+ * without running; the rest runs in a scope that transactions check before they begin and commit.
+ */
+function deadlineInterceptor(): Interceptor {
+  return (next) => async (req) => {
+    const deadline = serverDeadline(req.header.get(DEADLINE_HEADER));
+    if (deadline !== undefined && Date.now() >= deadline) throw deadlineExceeded();
+    return runInCall({ deadline, signal: req.signal }, () => next(req));
+  };
+}
+
 /** Tenant, principal and client from the gateway's headers, for every RPC but health checks. */
 function contextInterceptor(): Interceptor {
   return (next) => async (req) => {
@@ -139,45 +160,101 @@ function contextInterceptor(): Interceptor {
   };
 }
 
-/** Builds (does not listen) the h2c RPC server with the kit's interceptors and the health service. */
+/**
+ * Builds (does not listen) the h2c RPC server with the kit's interceptors and the health service.
+ * Unary Connect calls with a binary body take connect-h2.ts's fast path; every other request
+ * (gRPC, gRPC-web, Connect JSON or GET, compressed, streaming) connect-node's full handler, with the
+ * same routes and interceptors.
+ */
 export async function buildRpcServer(
   rt: ServiceRuntime,
   routes: (router: ConnectRouter) => void,
 ): Promise<RpcServer> {
-  const app = fastify({ http2: true, logger: false, bodyLimit: 8 * 1024 * 1024 });
-  // connect-node 2.2.0 waits for an 'end' event Node responses never emit; without this the handler
-  // promise never settles and the server span never ends (STACK.md trap 2).
-  app.addHook("onRequest", (_req, reply, done) => {
-    reply.raw.once("finish", () => reply.raw.emit("end"));
-    done();
+  const interceptors = [
+    traceInterceptor(),
+    observeInterceptor(rt),
+    errorInterceptor(rt),
+    deadlineInterceptor(),
+    contextInterceptor(),
+  ];
+  const shutdown = new AbortController();
+  const recorded = recordUnaryRoutes((router) => {
+    routes(router);
+    router.service(Health, {
+      async check() {
+        const ok = await rt.ready().catch(() => false);
+        return {
+          status: ok
+            ? HealthCheckResponse_ServingStatus.SERVING
+            : HealthCheckResponse_ServingStatus.NOT_SERVING,
+        };
+      },
+    });
   });
-  await app.register(fastifyConnectPlugin, {
-    interceptors: [traceInterceptor(), observeInterceptor(rt), errorInterceptor(rt), contextInterceptor()],
-    shutdownTimeoutMs: 5_000,
-    routes(router) {
-      routes(router);
-      router.service(Health, {
-        async check() {
-          const ok = await rt.ready().catch(() => false);
-          return {
-            status: ok
-              ? HealthCheckResponse_ServingStatus.SERVING
-              : HealthCheckResponse_ServingStatus.NOT_SERVING,
-          };
-        },
-      });
-    },
+  const fallback = connectNodeAdapter({
+    routes: recorded.routes,
+    interceptors,
+    shutdownSignal: shutdown.signal,
+    readMaxBytes: RPC_BODY_LIMIT,
   });
-  return app;
+  const server = http2.createServer(
+    unaryFastPath(
+      { unary: recorded.unary, interceptors, bodyLimit: RPC_BODY_LIMIT, shutdownSignal: shutdown.signal },
+      fallback,
+    ),
+  );
+  // Open sessions, so close() can end them (an h2c client keeps its session open).
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (s) => {
+    sessions.add(s);
+    s.once("close", () => sessions.delete(s));
+  });
+  return {
+    server,
+    listen: ({ host, port }) =>
+      new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        shutdown.abort();
+        server.close(() => resolve());
+        // GOAWAY to every client: running calls finish, no new ones start; then stop waiting.
+        for (const s of sessions) s.close();
+        setTimeout(() => {
+          for (const s of sessions) s.destroy();
+        }, RPC_SHUTDOWN_GRACE_MS).unref();
+      }),
+  };
 }
+
+/** Largest RPC request body (bytes). */
+const RPC_BODY_LIMIT = 8 * 1024 * 1024;
+/** How long close() lets running calls finish. */
+const RPC_SHUTDOWN_GRACE_MS = 5_000;
+
+/** The port an RPC server listens on. */
+export const rpcPort = (rpc: RpcServer): number => (rpc.server.address() as AddressInfo).port;
+
+/** Whether a socket's peer is this host (IPv4, IPv6 or IPv4-mapped loopback). */
+export const isLoopback = (address: string | undefined): boolean =>
+  !!address && (address === "::1" || /^(::ffff:)?127\./.test(address));
 
 /**
  * Builds the HTTP/1.1 admin server: /healthz (process up), /readyz (dependencies up), /metrics and,
- * when given, /dead-letters (events the service's consumers gave up on, newest first).
+ * when given, /dead-letters (events the service's consumers gave up on, newest first). Probes and
+ * metrics are open (the kubelet and Prometheus call them); dead letters carry event payloads, so
+ * they are served only to a caller on this host (kubectl port-forward / exec) or, when `adminToken`
+ * is set, to one sending `Authorization: Bearer <adminToken>`.
  */
 export function buildAdminServer(
   rt: Pick<ServiceRuntime, "ready" | "metrics">,
   deadLetters?: () => Promise<unknown[]>,
+  opts: { adminToken?: string | undefined } = {},
 ): FastifyInstance {
   const app = fastify({ logger: false });
   app.get("/healthz", async () => ({ status: "ok" }));
@@ -188,6 +265,26 @@ export function buildAdminServer(
   app.get("/metrics", async (_req, reply) =>
     reply.type(rt.metrics.registry.contentType).send(await rt.metrics.registry.metrics()),
   );
-  if (deadLetters) app.get("/dead-letters", async () => ({ deadLetters: await deadLetters() }));
+  if (deadLetters) {
+    const expected = opts.adminToken ? Buffer.from(`Bearer ${opts.adminToken}`) : undefined;
+    app.get("/dead-letters", async (req, reply) => {
+      const sent = Buffer.from(req.headers.authorization ?? "");
+      const allowed = expected
+        ? sent.length === expected.length && timingSafeEqual(sent, expected)
+        : isLoopback(req.socket.remoteAddress);
+      if (!allowed) {
+        return reply.code(403).send([
+          {
+            summary: "Dead letters are not served to this caller.",
+            description: expected
+              ? "Send Authorization: Bearer <ADMIN_TOKEN>."
+              : "They are served on the service's own host only (kubectl port-forward), or with ADMIN_TOKEN set.",
+            code: "ADMIN_ONLY",
+          },
+        ]);
+      }
+      return { deadLetters: await deadLetters() };
+    });
+  }
   return app;
 }

@@ -1,3 +1,4 @@
+import { inInstantRange } from "../datetime.ts";
 import { invalid } from "../errors.ts";
 
 const DURATION =
@@ -22,5 +23,13 @@ export function shiftByDuration(raw: string, now: Date, field: string): Date {
   const d = new Date(now.getTime());
   d.setUTCFullYear(d.getUTCFullYear() + n(2), d.getUTCMonth() + n(3));
   const ms = (((n(4) * 7 + n(5)) * 24 + n(6)) * 60 + n(7)) * 60_000 + n(8) * 1000;
-  return new Date(d.getTime() + ms);
+  const at = new Date(d.getTime() + ms);
+  if (!inInstantRange(at)) {
+    throw invalid(
+      "INVALID_DURATION",
+      `${JSON.stringify(raw)} reaches outside the years 0001-9999 from now.`,
+      field,
+    );
+  }
+  return at;
 }

@@ -6,10 +6,11 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { EntityManager } from "@mikro-orm/postgresql";
+import { parseInstant } from "../datetime.ts";
 import { query as runSql } from "../db/sql.ts";
 import { invalid } from "../errors.ts";
 import { isUuid } from "../ids.ts";
-import { type CursorData, decodeCursor, encodeCursor } from "./cursor.ts";
+import type { CursorCodec, CursorData } from "./cursor.ts";
 import { checkAttributeKey, type QueryFields, translateQuery } from "./query.ts";
 import { SqlBuilder } from "./sql-builder.ts";
 
@@ -108,8 +109,12 @@ function cursorParam(spec: SortSpec, value: unknown, b: SqlBuilder, field: strin
   if (spec.type === "jsonb") return b.param(JSON.stringify(value ?? null), "jsonb");
   if (typeof value !== "string") throw bad();
   if (spec.type === "uuid" && !isUuid(value)) throw bad();
-  if (spec.type === "timestamptz" && Number.isNaN(Date.parse(value))) throw bad();
-  if (spec.type === "numeric" && !/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value)) throw bad();
+  if (spec.type === "timestamptz") {
+    const at = parseInstant(value);
+    if (!at) throw bad();
+    return b.param(at, "timestamptz");
+  }
+  if (spec.type === "numeric" && !/^-?\d{1,100}(\.\d{1,100})?(e[+-]?\d{1,4})?$/i.test(value)) throw bad();
   return b.param(value, spec.type);
 }
 
@@ -140,8 +145,24 @@ function keysetCondition(
   return `(${spec.expr} < ${v} OR (${spec.expr} = ${v} AND t.id < ${id}))`;
 }
 
-function cursorValue(v: unknown): unknown {
-  return v instanceof Date ? v.toISOString() : (v ?? null);
+/**
+ * A row's sort value as its cursor keeps it: instants as ISO-8601 UTC (Postgres may hand them over
+ * as Dates or as its own text form, "2026-01-01 10:00:00.123+00").
+ */
+function cursorValue(v: unknown, spec: SortSpec): unknown {
+  if (v instanceof Date) return v.toISOString();
+  if (spec.type === "timestamptz" && typeof v === "string") {
+    const at = parseInstant(v.replace(" ", "T").replace(/([+-]\d{2})$/, "$1:00"));
+    return at ? at.toISOString() : v;
+  }
+  return v ?? null;
+}
+
+export interface SearchOptions {
+  /** The service's cursor codec (its cursors are signed with the service's secret). */
+  cursors: CursorCodec;
+  /** "Now" for relative date filters (after/before durations). */
+  now?: Date;
 }
 
 /** Translates and runs one search page for `tenant`; rows come back as selected (plus no extras). */
@@ -150,8 +171,9 @@ export async function runSearch<R extends Record<string, unknown>>(
   tenant: string,
   res: SearchResource,
   p: SearchParams,
-  now: Date = new Date(),
+  opts: SearchOptions,
 ): Promise<SearchPage<R>> {
+  const now = opts.now ?? new Date();
   const { backward, limit } = checkPaging(p);
   const b = new SqlBuilder();
   const tenantParam = b.param(tenant, "text");
@@ -163,7 +185,7 @@ export async function runSearch<R extends Record<string, unknown>>(
   const rawCursor = backward ? p.before : p.after;
   const cursorField = backward ? "/before" : "/after";
   if (rawCursor) {
-    const c = decodeCursor(rawCursor, cursorField);
+    const c = opts.cursors.decode(rawCursor, cursorField);
     if (c.sort !== sort.key || c.dir !== sort.dir) {
       throw invalid(
         "CURSOR_SORT_MISMATCH",
@@ -187,7 +209,12 @@ export async function runSearch<R extends Record<string, unknown>>(
   if (backward) page.reverse();
   const cursorOf = (r: R | undefined) =>
     r
-      ? encodeCursor({ sort: sort.key, dir: sort.dir, value: cursorValue(r[SORT_VALUE]), id: String(r.id) })
+      ? opts.cursors.encode({
+          sort: sort.key,
+          dir: sort.dir,
+          value: cursorValue(r[SORT_VALUE], sort.spec),
+          id: String(r.id),
+        })
       : "";
   const pageInfo: PageInfo = {
     startCursor: cursorOf(page[0]) || rawCursor || "",
@@ -220,7 +247,7 @@ async function withRegexErrors<T>(fn: () => Promise<T>): Promise<T> {
     if ((err as { code?: string }).code === "2201B") {
       throw invalid(
         "INVALID_REGEX",
-        `A like pattern is not a valid regular expression: ${(err as Error).message}`,
+        "A like pattern is not a valid (POSIX) regular expression, or it is too complex.",
       );
     }
     throw err;

@@ -4,6 +4,7 @@
  * Unknown fields or operators and values of the wrong type are 400s naming the offending path.
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { parseInstant } from "../datetime.ts";
 import { invalid } from "../errors.ts";
 import { isUuid } from "../ids.ts";
 import { shiftByDuration } from "./duration.ts";
@@ -66,13 +67,10 @@ function strList(v: JsonValue | undefined, path: string): string[] {
   return v.map((x, i) => str(x, `${path}/${i}`));
 }
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
 function dateTime(v: JsonValue | undefined, path: string): Date {
-  if (typeof v !== "string" || !DATE_TIME.test(v) || Number.isNaN(Date.parse(v))) {
-    throw badValue(path, "an ISO-8601 date-time such as 2024-05-01T12:00:00Z");
-  }
-  return new Date(v);
+  const at = parseInstant(v);
+  if (!at) throw badValue(path, "an ISO-8601 date-time (years 0001-9999) such as 2024-05-01T12:00:00Z");
+  return at;
 }
 
 function oneOf(v: JsonValue | undefined, values: readonly string[] | undefined, path: string): string {

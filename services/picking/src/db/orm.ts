@@ -1,6 +1,7 @@
 import { kitEventMigrations } from "@fop/kit/events/migrations";
 import type { MigrationObject } from "@mikro-orm/postgresql";
 import { M0001Initial } from "./migrations/m0001-initial.ts";
+import { M0002LastUserModification } from "./migrations/m0002-last-user-modification.ts";
 
 /** The schema (and database role prefix) the picking service owns. */
 export const SCHEMA = "picking";
@@ -15,4 +16,5 @@ export const entities = [];
 export const migrations: MigrationObject[] = [
   ...kitEventMigrations,
   { name: "m0001-initial", class: M0001Initial },
+  { name: "m0002-last-user-modification", class: M0002LastUserModification },
 ];

@@ -2,7 +2,7 @@
  * Reading and writing pick job / pick run rows. A row is the document plus columns derived from it
  * (`jobColumns`), recomputed on every write so filters and sorts never drift from the document.
  */
-import { query } from "@fop/kit/db/sql";
+import { query, type Sql } from "@fop/kit/db/sql";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import type { JsonObject, PickJob, PickRun, RunLineSource } from "../domain/types.ts";
 
@@ -43,6 +43,9 @@ export function jobColumns(job: PickJob) {
   }
   for (const u of job.usersModificationHistory ?? []) users.add(`modified:${u.username}`);
   const name = consumerName(job);
+  let lastUserModification = job.created;
+  for (const u of job.usersModificationHistory ?? [])
+    if (u.modificationDate > lastUserModification) lastUserModification = u.modificationDate;
   return {
     status: job.status,
     facility_ref: job.facilityRef,
@@ -61,6 +64,7 @@ export function jobColumns(job: PickJob) {
     transfer_ids: (job.transfers ?? []).map((t) => t.id),
     zone_refs: (job.pickingZones ?? []).map((z) => z.zoneRef),
     user_refs: [...users],
+    last_user_modification: lastUserModification,
     // Lower-cased haystack of the list endpoint's searchTerm.
     search_text: [job.tenantOrderId, job.shortId, name, ...articleIds, ...titles]
       .filter(Boolean)
@@ -71,6 +75,7 @@ export function jobColumns(job: PickJob) {
 
 const JOB_COLUMNS = Object.keys(
   jobColumns({
+    created: "",
     deliveryinformation: { channel: "SHIPPING" },
     pickLineItems: [],
   } as unknown as PickJob),
@@ -79,6 +84,7 @@ const JOB_COLUMNS = Object.keys(
 const JOB_CASTS: Record<string, string> = {
   order_date: "timestamptz",
   target_time: "timestamptz",
+  last_user_modification: "timestamptz",
   pick_run_ref: "uuid",
   preferred_picking_methods: "text[]",
   tenant_article_ids: "text[]",
@@ -101,8 +107,9 @@ function columnValues(job: PickJob): unknown[] {
   return JOB_COLUMNS.map((c) => cols[c]);
 }
 
-export async function insertJob(em: EntityManager, tenant: string, job: PickJob): Promise<void> {
-  await query(em, {
+/** The INSERT of a new job (for Outbox.write, which adds its events in the same statement). */
+export function insertJobStatement(tenant: string, job: PickJob): Sql {
+  return {
     text: INSERT_JOB,
     params: [
       tenant,
@@ -113,7 +120,7 @@ export async function insertJob(em: EntityManager, tenant: string, job: PickJob)
       JSON.stringify(job),
       ...columnValues(job),
     ],
-  });
+  };
 }
 
 /** Writes a changed job; the caller holds the row lock (loadJob with forUpdate). */
@@ -135,6 +142,27 @@ export async function loadJob(
     params: [tenant, id],
   });
   return rows[0]?.doc;
+}
+
+/** A stored read model as Postgres renders it: the JSON text passed on as it is, never parsed. */
+export interface StoredDocument {
+  id: string;
+  version: number;
+  status: string;
+  json: string;
+}
+
+/** A job's document as JSON text (a read: nothing parses or re-serializes it). */
+export async function loadJobDocument(
+  em: EntityManager,
+  tenant: string,
+  id: string,
+): Promise<StoredDocument | undefined> {
+  const rows = await query<StoredDocument>(em, {
+    text: "select id, version, status, doc::text as json from pick_job where tenant_id = $1 and id = $2::uuid",
+    params: [tenant, id],
+  });
+  return rows[0];
 }
 
 /** Several jobs, locked in id order (so concurrent runs over overlapping jobs cannot deadlock). */

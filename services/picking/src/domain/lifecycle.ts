@@ -26,6 +26,7 @@
  * the editor (editor + usersModificationHistory). Inputs are never mutated.
  */
 import { invalid, precondition } from "@fop/kit/errors";
+import { PICKING_LIMITS, requireStaysWithin } from "./limits.ts";
 import {
   applyLineUpdate,
   checkClosedLine,
@@ -315,6 +316,7 @@ function split(job: PickJob, infos: readonly JsonObject[], ctx: ActionContext): 
     lines[at] = { ...source, ...rest, ...secondary.rest };
     lines.push(part);
   });
+  requireStaysWithin(lines.length, PICKING_LIMITS.pickLineItems, "pick line items");
   job.pickLineItems = lines;
 }
 

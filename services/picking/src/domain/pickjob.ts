@@ -20,6 +20,7 @@
  * - every other given field is kept as is.
  */
 import { AppError, invalid } from "@fop/kit/errors";
+import { PICKING_LIMITS, requireAtMost } from "./limits.ts";
 import type {
   ActionContext,
   JsonObject,
@@ -74,6 +75,18 @@ export function createPickJob(
       "/status",
     );
   }
+  requireAtMost(
+    (input.pickLineItems as unknown[] | undefined)?.length ?? 0,
+    PICKING_LIMITS.pickLineItems,
+    "pick line items",
+    "/pickLineItems",
+  );
+  requireAtMost(
+    (input.expectedPickLineItems as unknown[] | undefined)?.length ?? 0,
+    PICKING_LIMITS.expectedPickLineItems,
+    "expected pick line items",
+    "/expectedPickLineItems",
+  );
   if (input.tags !== undefined && input.processId !== undefined) {
     throw invalid(
       "TAGS_WITH_PROCESS",

@@ -7,7 +7,9 @@
  * ctx.newId(), inputs are never mutated.
  */
 import { invalid, precondition } from "@fop/kit/errors";
+import { lookupTable } from "@fop/kit/lookup";
 import { INTERNAL_ACTIONS } from "./lifecycle.ts";
+import { PICKING_LIMITS, requireAtMost, requireStaysWithin } from "./limits.ts";
 import { splitSecondary, shortPickReason as toShortPickReason, updateStockLocations } from "./lines.ts";
 import type {
   ActionContext,
@@ -79,11 +81,11 @@ export const RUN_TRANSITIONS: Readonly<
 };
 
 /** Deprecated PATCH actions and the /actions action each stands for. */
-const DEPRECATED_PATCH_ACTIONS: Readonly<Record<string, PickRunActionName>> = {
+const DEPRECATED_PATCH_ACTIONS = lookupTable<PickRunActionName>({
   StartPickRun: "START",
   CancelPickRun: "CANCEL",
   FinishPickRun: "FINISH",
-};
+});
 
 // ------------------------------------------------------------------------------------------------
 // Type
@@ -274,6 +276,12 @@ export function createPickRun(
   if (input.pickJobRefs.length === 0) {
     throw invalid("MISSING_PICK_JOB_REFS", "A pick run needs at least one pick job.", "/pickJobRefs");
   }
+  requireAtMost(
+    input.pickJobRefs.length,
+    PICKING_LIMITS.pickJobsPerRun,
+    "pick jobs per pick run",
+    "/pickJobRefs",
+  );
   const byId = new Map(jobs.map((j) => [j.id, j]));
   const seen = new Set<string>();
   const selected: PickJob[] = [];
@@ -327,6 +335,7 @@ export function createPickRun(
     for (const job of selected) for (const line of job.pickLineItems) groups.push([{ job, line }]);
   }
 
+  requireAtMost(groups.length, PICKING_LIMITS.pickRunLineItems, "pick run line items", "/pickJobRefs");
   const pickLineItems: PickRunLineItem[] = [];
   const lineSources: Record<string, RunLineSource[]> = {};
   for (const group of groups) {
@@ -588,6 +597,7 @@ function splitLines(d: Draft, infos: readonly JsonObject[]) {
     run.lineSources[newLine.id] = take;
     run.pickLineItems.splice(index + 1, 0, newLine);
   });
+  requireStaysWithin(run.pickLineItems.length, PICKING_LIMITS.pickRunLineItems, "pick run line items");
   d.event = "PICK_RUN_UPDATED";
 }
 

@@ -12,7 +12,7 @@ import type { JsonObject as DomainJson, PickJob, PickRun } from "../domain/types
 import type { PickingDeps } from "../usecases/deps.ts";
 import * as jobs from "../usecases/pickjobs.ts";
 import * as runs from "../usecases/pickruns.ts";
-import { documentJson, toPickJobMessage, toPickRunMessage } from "./mapper.ts";
+import { toPickJobMessage, toPickRunMessage } from "./mapper.ts";
 
 const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 const jobOut = (job: PickJob) => ({ pickJob: toPickJobMessage(job) });
@@ -71,7 +71,15 @@ export function pickingRoutes(deps: PickingDeps) {
         return jobOut(await jobs.createPickJob(deps, requestContext(hctx), asDomain(req.body)));
       },
       async getPickJob(req, hctx) {
-        return jobOut(await jobs.getPickJob(deps, requestContext(hctx), req.id));
+        const doc = await jobs.readPickJob(deps, requestContext(hctx), req.id);
+        return {
+          pickJob: {
+            id: doc.id,
+            version: BigInt(doc.version),
+            status: doc.status,
+            documentJson: Buffer.from(doc.json, "utf8"),
+          },
+        };
       },
       async pickJobAction(req, hctx) {
         return jobOut(await jobs.pickJobAction(deps, requestContext(hctx), req.id, asDomain(req.action)));
@@ -90,7 +98,7 @@ export function pickingRoutes(deps: PickingDeps) {
       async searchPickJobs(req, hctx) {
         const result = await jobs.searchPickJobs(deps, requestContext(hctx), searchParams(req.search));
         return {
-          pickJobsJson: result.rows.map(documentJson),
+          pickJobsJson: result.rows.map((json) => Buffer.from(json, "utf8")),
           pageInfo: result.pageInfo,
           total: result.total === undefined ? undefined : BigInt(result.total),
         };

@@ -1,6 +1,8 @@
 import type { RequestContext } from "@fop/kit/context";
 import type { Orm } from "@fop/kit/db/orm";
 import type { Outbox } from "@fop/kit/events/outbox";
+import type { CursorCodec } from "@fop/kit/search/cursor";
+import type { DocumentRenderer } from "../documents/renderer.ts";
 
 /** The facility registry as picking needs it: does this tenant have the facility? (catalog RPC) */
 export interface Facilities {
@@ -12,8 +14,12 @@ export interface PickingDeps {
   orm: Orm;
   outbox: Outbox;
   facilities: Facilities;
+  /** Signs and verifies search cursors. */
+  cursors: CursorCodec;
   now: () => Date;
   newId: () => string;
   /** Short, human-friendly job code (shortId). */
   newShortId: () => string;
+  /** Renders pick job documents off the event loop, bounded per tenant. */
+  documents: DocumentRenderer;
 }

@@ -57,7 +57,8 @@ function transfersFilter(value: JsonValue, b: SqlBuilder, path: string): string 
 
 export const pickJobSearch: SearchResource = {
   table: `${SCHEMA}.pick_job`,
-  select: "t.id, t.doc",
+  // The documents as JSON text, passed on without parsing.
+  select: "t.id, t.doc::text as json",
   fields: {
     id: { kind: "string", column: "t.id", ops: ["eq", "notEq", "in", "notIn"], uuid: true },
     orderRef: { kind: "string", column: "t.order_ref", ops: ["eq", "notEq"] },

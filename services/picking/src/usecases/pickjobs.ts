@@ -1,9 +1,11 @@
 /** Pick job use cases: each is one transaction (or one read) scoped to the caller's tenant. */
 import type { RequestContext } from "@fop/kit/context";
+import { requireInstant } from "@fop/kit/datetime";
 import { query } from "@fop/kit/db/sql";
 import { inTransaction, readEm } from "@fop/kit/db/tx";
 import { AppError, invalid, notFound, versionConflict } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
+import { lookupTable } from "@fop/kit/lookup";
 import {
   runSearch,
   type SearchPage,
@@ -14,9 +16,9 @@ import {
 import { SqlBuilder } from "@fop/kit/search/sql-builder";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { SCHEMA } from "../db/orm.ts";
-import { insertJob, loadJob, updateJob } from "../db/rows.ts";
+import { insertJobStatement, loadJob, loadJobDocument, type StoredDocument, updateJob } from "../db/rows.ts";
 import { TARGET_TIME_KEY } from "../db/sort-keys.ts";
-import { type DocumentKind, hasDocument, renderDocument } from "../documents/pdf.ts";
+import type { DocumentKind } from "../documents/pdf.ts";
 import { applyPickJobAction, INTERNAL_ACTIONS } from "../domain/lifecycle.ts";
 import { applyPickJobPatch } from "../domain/patch.ts";
 import { availableSubstitutes, createPickJob as create } from "../domain/pickjob.ts";
@@ -58,15 +60,26 @@ export async function createPickJob(
     );
   }
   const job = create(body, { ...actionContext(deps, ctx), id: deps.newId(), shortId: deps.newShortId() });
-  return inTransaction(deps.orm, async (em) => {
-    await insertJob(em, ctx.tenant, job);
-    await deps.outbox.record(em, ctx, [pickJobEvent("PICK_JOB_CREATED", job)]);
-    return job;
-  });
+  // The row and its event in one statement (no read first: no transaction round trips).
+  await deps.outbox.write(deps.orm, ctx, insertJobStatement(ctx.tenant, job), [
+    pickJobEvent("PICK_JOB_CREATED", job),
+  ]);
+  return job;
 }
 
 export async function getPickJob(deps: PickingDeps, ctx: RequestContext, id: string): Promise<PickJob> {
   return requireJob(readEm(deps.orm), ctx, id, false);
+}
+
+/** GET /api/pickjobs/{id}: the stored document as it is (no parse, no re-serialization). */
+export async function readPickJob(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  id: string,
+): Promise<StoredDocument> {
+  const doc = isUuid(id) ? await loadJobDocument(readEm(deps.orm), ctx.tenant, id) : undefined;
+  if (!doc) throw notFound("pick job", id);
+  return doc;
 }
 
 /** The request must name the entity's current version (409 otherwise). */
@@ -130,15 +143,12 @@ export async function searchPickJobs(
   deps: PickingDeps,
   ctx: RequestContext,
   params: SearchParams,
-): Promise<SearchPage<PickJob>> {
-  const page = await runSearch<{ doc: PickJob }>(
-    readEm(deps.orm),
-    ctx.tenant,
-    pickJobSearch,
-    params,
-    deps.now(),
-  );
-  return { ...page, rows: page.rows.map((r) => r.doc) };
+): Promise<SearchPage<string>> {
+  const page = await runSearch<{ json: string }>(readEm(deps.orm), ctx.tenant, pickJobSearch, params, {
+    cursors: deps.cursors,
+    now: deps.now(),
+  });
+  return { ...page, rows: page.rows.map((r) => r.json) };
 }
 
 export async function getAvailableSubstitutes(
@@ -157,18 +167,25 @@ export async function getPickJobDocument(
   kind: DocumentKind,
   locale?: string,
 ): Promise<{ content: Uint8Array; fileName: string }> {
-  const job = await getPickJob(deps, ctx, id);
-  if (!hasDocument(job, kind)) {
-    const what = kind === "RETURN_NOTE" ? "return note" : "transfer label";
-    throw new AppError("not_found", {
-      code: `${kind}_NOT_FOUND`,
-      description:
-        kind === "RETURN_NOTE"
-          ? `Pick job ${id} has no ${what}: return notes exist for SHIPPING jobs once they are PICKED or CLOSED.`
-          : `Pick job ${id} has no ${what}: it has no transfers.`,
-    });
+  // The tenant's render place first: over its bound this is a 429 before any read.
+  const slot = deps.documents.admit(ctx);
+  let stored: StoredDocument;
+  try {
+    stored = await readPickJob(deps, ctx, id);
+  } catch (err) {
+    slot.release();
+    throw err;
   }
-  return renderDocument(job, kind, deps.now(), { locale });
+  const rendered = await slot.render(stored.json, kind, deps.now(), locale);
+  if (rendered) return rendered;
+  const what = kind === "RETURN_NOTE" ? "return note" : "transfer label";
+  throw new AppError("not_found", {
+    code: `${kind}_NOT_FOUND`,
+    description:
+      kind === "RETURN_NOTE"
+        ? `Pick job ${id} has no ${what}: return notes exist for SHIPPING jobs once they are PICKED or CLOSED.`
+        : `Pick job ${id} has no ${what}: it has no transfers.`,
+  });
 }
 
 /** Filters of GET /api/pickjobs (the reference's queryPickJobs parameters). */
@@ -197,21 +214,41 @@ export interface PickJobListFilters {
   modifiedByUsername?: string;
 }
 
-/** orderBy values of the list endpoint: a field, optionally prefixed with "-" for descending. */
-const LIST_ORDER: Record<string, string> = {
-  id: "t.id",
-  created: "t.created",
-  lastModified: "t.last_modified",
-  orderDate: "t.order_date",
-  targetTime: TARGET_TIME_KEY,
-};
+/**
+ * orderBy values of the list endpoint: the platform's (its SDK's PickJobOrderBy), and the
+ * field names we took before those were known ("-" prefix: descending), which do not collide.
+ * Every key is backed by an index (tenant_id, key, id).
+ */
+const LIST_ORDER = lookupTable<{ key: string; descending: boolean }>({
+  TARGET_TIME_ASC: { key: TARGET_TIME_KEY, descending: false },
+  TARGET_TIME_DESC: { key: TARGET_TIME_KEY, descending: true },
+  LAST_MODIFIED_ASC: { key: "t.last_modified", descending: false },
+  LAST_MODIFIED_DESC: { key: "t.last_modified", descending: true },
+  ORDER_DATE_ASC: { key: "t.order_date", descending: false },
+  ORDER_DATE_DESC: { key: "t.order_date", descending: true },
+  LAST_MODIFIED_BY_USER_ASC: { key: "t.last_user_modification", descending: false },
+  LAST_MODIFIED_BY_USER_DESC: { key: "t.last_user_modification", descending: true },
+  ...Object.fromEntries(
+    Object.entries({
+      id: "t.id",
+      created: "t.created",
+      lastModified: "t.last_modified",
+      orderDate: "t.order_date",
+      targetTime: TARGET_TIME_KEY,
+    }).flatMap(([field, key]) => [
+      [field, { key, descending: false }],
+      [`-${field}`, { key, descending: true }],
+    ]),
+  ),
+});
+
+/** The platform's orderBy values, for error messages. */
+const PLATFORM_ORDERS = Object.keys(LIST_ORDER).filter((k) => /^[A-Z_]+$/.test(k));
 
 const likeEscape = (s: string) => s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function dateParam(v: string, field: string, b: SqlBuilder): string {
-  if (Number.isNaN(Date.parse(v))) throw invalid("INVALID_DATE", `${field} must be a date-time.`, field);
-  return b.param(new Date(v), "timestamptz");
-}
+const dateParam = (v: string, field: string, b: SqlBuilder): string =>
+  b.param(requireInstant(v, field), "timestamptz");
 
 export async function listPickJobs(
   deps: PickingDeps,
@@ -248,16 +285,15 @@ export async function listPickJobs(
   if (f.startTargetTime) where.push(`t.target_time >= ${dateParam(f.startTargetTime, "startTargetTime", b)}`);
   if (f.endTargetTime) where.push(`t.target_time <= ${dateParam(f.endTargetTime, "endTargetTime", b)}`);
 
-  const orderBy = f.orderBy ?? "id";
-  const desc = orderBy.startsWith("-");
-  const key = LIST_ORDER[desc ? orderBy.slice(1) : orderBy];
-  if (!key) {
+  const order = LIST_ORDER[f.orderBy ?? "id"];
+  if (!order) {
     throw invalid(
       "INVALID_ORDER_BY",
-      `orderBy must be one of ${Object.keys(LIST_ORDER).join(", ")}, optionally prefixed with "-" (descending).`,
+      `orderBy must be one of ${PLATFORM_ORDERS.join(", ")} (or a field: id, created, lastModified, orderDate, targetTime, "-" first for descending).`,
       "orderBy",
     );
   }
+  const { key, descending: desc } = order;
   const filter = where.join(" and ");
   const countParams = [...b.params];
   const paged = [...where];

@@ -16,7 +16,9 @@ import type { Address, ListRequest, PageInfo, SearchRequest } from "../../common
 export declare const file_fop_catalog_v1_catalog: GenFile;
 
 /**
- * Category groups articles; names are localized.
+ * Category groups articles; names are localized. RPC answers carry `id`, `version` and
+ * `document_json` (the gateway sends those bytes as the response body, unparsed); event payloads
+ * carry the typed fields.
  *
  * @generated from message fop.catalog.v1.Category
  */
@@ -69,6 +71,13 @@ export declare type Category = Message<"fop.catalog.v1.Category"> & {
    * @generated from field: google.protobuf.Struct custom_attributes = 7;
    */
   customAttributes?: JsonObject | undefined;
+
+  /**
+   * The REST read model (reference schema Category) as UTF-8 JSON.
+   *
+   * @generated from field: bytes document_json = 8;
+   */
+  documentJson: Uint8Array;
 };
 
 /**

@@ -1,0 +1,263 @@
+import http2 from "node:http2";
+import { gzipSync } from "node:zlib";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
+import {
+  connectNodeAdapter,
+  createConnectTransport,
+  createGrpcTransport,
+  createGrpcWebTransport,
+} from "@connectrpc/connect-node";
+import { CatalogService, GetCategoryRequestSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contextFromHeaders } from "../context.ts";
+import { AppError } from "../errors.ts";
+import { createLogger } from "../logger.ts";
+import { createMetrics } from "../metrics.ts";
+import { callOptions, createRpcClient } from "./client.ts";
+import { recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
+import { buildRpcServer, type RpcServer, requestContext, rpcPort } from "./server.ts";
+
+const ctx = {
+  tenant: "t1",
+  principal: { userId: "u", username: "ada", roles: [], permissions: [] },
+  client: { api: "REST", rawInfo: "test" },
+};
+const rt = {
+  service: "test",
+  logger: createLogger({ service: "test", level: "silent" }),
+  metrics: createMetrics("h2test"),
+  ready: async () => true,
+};
+
+let server: RpcServer;
+let url: string;
+/** How each call arrived: "fast" (the lean path) or via connect-node's handler. */
+const seen: string[] = [];
+let aborted = 0;
+
+beforeAll(async () => {
+  server = await buildRpcServer(rt, (router) =>
+    router.service(CatalogService, {
+      async getCategory(req, hctx) {
+        const c = requestContext(hctx);
+        seen.push(hctx.protocolName);
+        return {
+          category: {
+            id: req.id,
+            version: 3n,
+            documentJson: new TextEncoder().encode(
+              JSON.stringify({ id: req.id, tenant: c.tenant, user: c.principal.username }),
+            ),
+          },
+        };
+      },
+      async lookupId(req, hctx) {
+        // Sleeps as long as asked (value = ms), noticing a caller that gives up.
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, Number(req.value));
+          hctx.signal.addEventListener("abort", () => {
+            aborted++;
+            clearTimeout(t);
+            resolve();
+          });
+        });
+        return { id: "late" };
+      },
+      async listCategories() {
+        throw new AppError("not_found", {
+          code: "NOPE",
+          description: "nothing here",
+          requestVersion: 1,
+          version: 2,
+        });
+      },
+    }),
+  );
+  await server.listen({ host: "127.0.0.1", port: 0 });
+  url = `http://127.0.0.1:${rpcPort(server)}`;
+});
+afterAll(() => server?.close());
+
+const clients: [string, Transport | "kit"][] = [];
+
+describe("unary Connect calls over h2c", () => {
+  beforeAll(() => {
+    clients.push(
+      ["the kit's lean client", "kit"],
+      [
+        "connect-node, Connect binary",
+        createConnectTransport({ baseUrl: url, httpVersion: "2", useBinaryFormat: true }),
+      ],
+      [
+        "connect-node, Connect JSON",
+        createConnectTransport({ baseUrl: url, httpVersion: "2", useBinaryFormat: false }),
+      ],
+      ["connect-node, gRPC", createGrpcTransport({ baseUrl: url })],
+      ["connect-node, gRPC-web", createGrpcWebTransport({ baseUrl: url, httpVersion: "2" })],
+    );
+  });
+  const client = (t: Transport | "kit") =>
+    t === "kit" ? createRpcClient(CatalogService, url) : createClient(CatalogService, t);
+
+  it("answers every protocol, with the caller's context, the fast path taking Connect binary", async () => {
+    for (const [name, t] of clients) {
+      seen.length = 0;
+      const res = await client(t).getCategory({ id: "c-1" }, callOptions(ctx));
+      expect(res.category?.version, name).toBe(3n);
+      expect(JSON.parse(new TextDecoder().decode(res.category!.documentJson)), name).toEqual({
+        id: "c-1",
+        tenant: "t1",
+        user: "ada",
+      });
+      const protocol = name.includes("gRPC-web") ? "grpc-web" : name.includes("gRPC") ? "grpc" : "connect";
+      expect(seen, name).toEqual([protocol]);
+    }
+  });
+
+  it("takes the fast path for unary Connect binary calls only; the rest falls back", async () => {
+    const recorded = recordUnaryRoutes((router) =>
+      router.service(CatalogService, {
+        async getCategory(req) {
+          return { category: { id: req.id } };
+        },
+      }),
+    );
+    let fellBack = 0;
+    const adapter = connectNodeAdapter({ routes: recorded.routes });
+    const h2 = http2.createServer(
+      unaryFastPath({ unary: recorded.unary, interceptors: [], bodyLimit: 1024 }, (req, res) => {
+        fellBack++;
+        adapter(req, res);
+      }),
+    );
+    await new Promise<void>((r) => h2.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(h2.address() as { port: number }).port}`;
+    try {
+      expect((await createRpcClient(CatalogService, base).getCategory({ id: "a" })).category?.id).toBe("a");
+      const binary = createConnectTransport({ baseUrl: base, httpVersion: "2", useBinaryFormat: true });
+      expect((await createClient(CatalogService, binary).getCategory({ id: "b" })).category?.id).toBe("b");
+      expect(fellBack).toBe(0);
+      const others: Transport[] = [
+        createConnectTransport({ baseUrl: base, httpVersion: "2", useBinaryFormat: false }),
+        createGrpcTransport({ baseUrl: base }),
+        createGrpcWebTransport({ baseUrl: base, httpVersion: "2" }),
+      ];
+      for (const t of others)
+        expect((await createClient(CatalogService, t).getCategory({ id: "c" })).category?.id).toBe("c");
+      expect(fellBack).toBe(others.length);
+      // A compressed Connect binary call: connect-node's handler inflates it.
+      const session = http2.connect(base);
+      const body = gzipSync(
+        toBinary(GetCategoryRequestSchema, create(GetCategoryRequestSchema, { id: "z" })),
+      );
+      const stream = session.request({
+        ":method": "POST",
+        ":path": "/fop.catalog.v1.CatalogService/GetCategory",
+        "content-type": "application/proto",
+        "content-encoding": "gzip",
+        "connect-protocol-version": "1",
+      });
+      stream.end(body);
+      const status = await new Promise((r) => stream.on("response", (h) => r(h[":status"])));
+      stream.resume();
+      await new Promise((r) => stream.on("close", r));
+      session.close();
+      expect(status).toBe(200);
+      expect(fellBack).toBe(others.length + 1);
+      // A body over the limit: the fast path refuses it (ResourceExhausted), it does not buffer it.
+      const big = ConnectError.from(
+        await createRpcClient(CatalogService, base)
+          .getCategory({ id: "x".repeat(5000) })
+          .catch((e) => e),
+      );
+      expect(big.code).toBe(Code.ResourceExhausted);
+    } finally {
+      await new Promise((r) => h2.close(r));
+    }
+  });
+
+  it("sends errors with our detail, whichever protocol", async () => {
+    for (const [name, t] of clients) {
+      const err = ConnectError.from(
+        await client(t)
+          .listCategories({}, callOptions(ctx))
+          .catch((e) => e),
+      );
+      expect(err.code, name).toBe(Code.NotFound);
+      expect(err.findDetails(ErrorDetailSchema)[0], name).toMatchObject({
+        code: "NOPE",
+        requestVersion: 1n,
+        version: 2n,
+      });
+    }
+  });
+
+  it("a call without a tenant is refused by the interceptors on the fast path too", async () => {
+    const err = ConnectError.from(
+      await createRpcClient(CatalogService, url)
+        .getCategory({ id: "x" })
+        .catch((e) => e),
+    );
+    expect(err.code).toBe(Code.Unauthenticated);
+  });
+
+  it("the lean client gives up at its deadline (DeadlineExceeded), and the server's handler sees the cancel", async () => {
+    const lean = createRpcClient(CatalogService, url, { timeoutMs: 100 });
+    const before = aborted;
+    const started = Date.now();
+    const err = ConnectError.from(
+      await lean.lookupId({ entity: "x", field: "y", value: "2000" }, callOptions(ctx)).catch((e) => e),
+    );
+    expect(err.code).toBe(Code.DeadlineExceeded);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(aborted).toBeGreaterThan(before);
+  });
+
+  it("a call signal aborts it (Canceled)", async () => {
+    const lean = createRpcClient(CatalogService, url);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const err = ConnectError.from(
+      await lean
+        .lookupId({ entity: "x", field: "y", value: "2000" }, callOptions(ctx, { signal: controller.signal }))
+        .catch((e) => e),
+    );
+    expect(err.code).toBe(Code.Canceled);
+  });
+
+  it("many concurrent calls share one session", async () => {
+    const lean = createRpcClient(CatalogService, url);
+    const ids = Array.from({ length: 200 }, (_, i) => `c-${i}`);
+    const res = await Promise.all(ids.map((id) => lean.getCategory({ id }, callOptions(ctx))));
+    expect(res.map((r) => r.category?.id)).toEqual(ids);
+  });
+
+  it("an unreachable server is Unavailable; a later call after it comes up succeeds", async () => {
+    const port = rpcPort(server) + 1; // nothing listens there (almost surely)
+    const lean = createRpcClient(CatalogService, `http://127.0.0.1:${port}`);
+    const err = ConnectError.from(await lean.getCategory({ id: "x" }, callOptions(ctx)).catch((e) => e));
+    expect(err.code).toBe(Code.Unavailable);
+    const other = await buildRpcServer(rt, (router) =>
+      router.service(CatalogService, {
+        async getCategory(req) {
+          return { category: { id: req.id } };
+        },
+      }),
+    );
+    try {
+      await other.listen({ host: "127.0.0.1", port });
+      expect((await lean.getCategory({ id: "back" }, callOptions(ctx))).category?.id).toBe("back");
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("reads the context the same way on both paths", () => {
+    // (contextFromHeaders is what the context interceptor uses on either path.)
+    const h = new Headers({ "x-fop-tenant": "t1", "x-fop-username": "ada" });
+    expect(contextFromHeaders(h, "").tenant).toBe("t1");
+  });
+});
