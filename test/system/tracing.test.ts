@@ -22,9 +22,7 @@ describe("tracing", () => {
       const mine = testSpans()
         .getFinishedSpans()
         .filter((s) => s.spanContext().traceId === traceId);
-      return mine.some(
-        (s) => s.name.startsWith("pg.query:INSERT") && parentChainHas(mine, s, SpanKind.CONSUMER),
-      )
+      return mine.some((s) => isPgInsert(s) && parentChainHas(mine, s, SpanKind.CONSUMER))
         ? mine
         : undefined;
     });
@@ -46,11 +44,13 @@ describe("tracing", () => {
       (s) => s.kind === SpanKind.SERVER && s.name === "fop.catalog.v1.CatalogService/CreateCategory",
       "rpc server span",
     );
-    const isPg = (s: ReadableSpan) => s.name.startsWith("pg.query:");
+    const consumeId = () => spans.find((s) => s.kind === SpanKind.CONSUMER)?.spanContext().spanId;
     const pgWrite = one(
       (s) =>
-        isPg(s) && s.name.includes("INSERT") && ancestors(byId, s).includes(rpcServer.spanContext().spanId),
-      "pg insert under the service",
+        isPgInsert(s) &&
+        ancestors(byId, s).includes(rpcServer.spanContext().spanId) &&
+        !ancestors(byId, s).includes(consumeId() ?? ""),
+      "pg insert under the service (not the consumer's)",
     );
     const publish = one(
       (s) => s.kind === SpanKind.PRODUCER && s.name.endsWith("CATEGORY_CREATED publish"),
@@ -61,8 +61,7 @@ describe("tracing", () => {
       "NATS consume span",
     );
     const pgAudit = one(
-      (s) =>
-        isPg(s) && s.name.includes("INSERT") && ancestors(byId, s).includes(consume.spanContext().spanId),
+      (s) => isPgInsert(s) && ancestors(byId, s).includes(consume.spanContext().spanId),
       "pg insert under the consumer",
     );
 
@@ -75,6 +74,12 @@ describe("tracing", () => {
     expect(gateway.parentSpanContext).toBeUndefined();
   });
 });
+
+/** A Postgres statement span whose statement inserts (a plain INSERT or one inside WITH). */
+function isPgInsert(s: ReadableSpan): boolean {
+  const text = String(s.attributes["db.statement"] ?? s.attributes["db.query.text"] ?? "");
+  return s.name.startsWith("pg.query:") && /\binsert\s+into\b/i.test(text);
+}
 
 function parentOf(_byId: Map<string, ReadableSpan>, s: ReadableSpan): string | undefined {
   return s.parentSpanContext?.spanId;

@@ -34,7 +34,13 @@ export const auditService: ServiceModule<AuditDeps, typeof config> = {
   }),
   routes: auditRoutes,
   workers: (deps, base, cfg) => [
-    auditRecordsConsumer(deps, { orm: base.orm, nats: base.nats, logger: base.logger, schema: SCHEMA }),
+    auditRecordsConsumer(deps, {
+      orm: base.orm,
+      nats: base.nats,
+      logger: base.logger,
+      metrics: base.metrics,
+      schema: SCHEMA,
+    }),
     periodic("audit-retention", cfg.AUDIT_SWEEP_INTERVAL_MS, base.logger, async () => {
       const swept = await sweepRetention(deps);
       if (swept.deleted || swept.anonymized) base.logger.info(swept, "audit retention sweep");

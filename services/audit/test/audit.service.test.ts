@@ -122,9 +122,21 @@ describe("audit-records consumer", () => {
   });
 });
 
+/** A counter of the service's /metrics registry, by label values. */
+async function counter(name: string, labels: Record<string, string>): Promise<number> {
+  const metric = (await svc.base.metrics.registry.getMetricsAsJSON()).find((m) => m.name === name);
+  const values = (metric?.values ?? []) as { value: number; labels: Record<string, unknown> }[];
+  return values
+    .filter((v) => Object.entries(labels).every(([k, want]) => v.labels[k] === want))
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
 describe("batches", () => {
-  it("a burst is recorded once per event; a poison event in it is dead-lettered alone", async () => {
+  it("a burst is recorded once per event, in batches; a poison event in it is dead-lettered alone", async () => {
     const js = jetstream(nc);
+    const stmts = (mode: string) =>
+      counter("fop_consumer_statements_total", { consumer: "audit-records", mode });
+    const [batchBefore, singleBefore] = [await stmts("batch"), await stmts("single")];
     const good = Array.from({ length: 40 }, () => envelope());
     const poison = envelope({ tenant: "" });
     const burst = [...good.slice(0, 20), poison, ...good.slice(20)];
@@ -153,6 +165,12 @@ describe("batches", () => {
       return rows.find((d) => d.event_id === poison.id);
     });
     expect(dead.error).toMatch(/rejected/);
+    // The poison was refused before any statement, so no batch had to be retried one by one, and
+    // the burst took fewer statements than it has events (45 messages arrived within moments).
+    expect((await stmts("single")) - singleBefore).toBe(0);
+    const batches = (await stmts("batch")) - batchBefore;
+    expect(batches).toBeGreaterThan(0);
+    expect(batches).toBeLessThan(good.length);
   });
 });
 

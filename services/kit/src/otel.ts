@@ -128,4 +128,5 @@ export async function withSpan<T>(
   }
 }
 
+export type { Context as OtelContext, Span };
 export { context as otelContext, SpanKind, SpanStatusCode, trace as otelTrace };

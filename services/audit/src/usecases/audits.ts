@@ -1,13 +1,12 @@
 /** Audit use cases: record an event, list, search, and the retention sweep. */
 import type { RequestContext } from "@fop/kit/context";
-import { query } from "@fop/kit/db/sql";
+import { query, type Sql } from "@fop/kit/db/sql";
 import { inTransaction, readEm } from "@fop/kit/db/tx";
 import { invalid } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { runSearch, type SearchPage, type SearchParams, type SearchResource } from "@fop/kit/search/keyset";
 import { SqlBuilder } from "@fop/kit/search/sql-builder";
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { AuditRecordEntity } from "../db/audit.entity.ts";
 import { SCHEMA } from "../db/orm.ts";
 import { ANONYMIZED, type AuditRecord, auditFromEvent } from "../domain/audit.ts";
@@ -80,22 +79,26 @@ const RECORD_CASTS = [
   "timestamptz",
   "boolean",
 ];
-const INSERT_RECORDS = `insert into ${SCHEMA}.audit_record (${RECORD_COLUMNS.join(", ")})
-  select * from unnest(${RECORD_CASTS.map((c, i) => `$${i + 1}::${c}[]`).join(", ")})`;
-
 /**
- * Writes the records of a batch of events in one statement (in the consumer's transaction; the
- * inbox makes each once-only). An event without tenant, entity or type is refused (poison).
+ * The records of a batch of events, one statement (column arrays: one parameter per column, one
+ * element per record). It runs after the consumer's inbox CTE and writes only the events `fresh`
+ * holds, so each event is recorded once.
  */
-export async function recordEvents(
-  deps: AuditDeps,
-  em: EntityManager,
-  events: EventEnvelope[],
-): Promise<void> {
+const INSERT_RECORDS = `insert into ${SCHEMA}.audit_record (${RECORD_COLUMNS.join(", ")})
+  select * from unnest(${RECORD_CASTS.map((c, i) => `$${i + 1}::${c}[]`).join(", ")})
+    as u (${RECORD_COLUMNS.join(", ")})
+  where u.event_id in (select event_id from fresh)`;
+
+/** An event without tenant, entity or type can never become a record (poison). */
+export function checkEvent(event: EventEnvelope): void {
+  if (!event.tenant || !event.entityRef || !event.type || !isUuid(event.id)) {
+    throw invalid("INVALID_EVENT", `event ${event.id} lacks tenant, entity or type`);
+  }
+}
+
+/** The statement that records a batch of (checked) events (see INSERT_RECORDS). */
+export function recordEventsStatement(deps: AuditDeps, events: EventEnvelope[]): Sql {
   const rows = events.map((event) => {
-    if (!event.tenant || !event.entityRef || !event.type || !isUuid(event.id)) {
-      throw invalid("INVALID_EVENT", `event ${event.id} lacks tenant, entity or type`);
-    }
     const r = auditFromEvent(event, deps.newId(), deps.now(), deps.policy);
     const iso = (d: Date) => d.toISOString();
     return [
@@ -121,8 +124,7 @@ export async function recordEvents(
       r.isAnonymized,
     ];
   });
-  // Column arrays: one parameter per column, one element per record.
-  await query(em, { text: INSERT_RECORDS, params: RECORD_COLUMNS.map((_, c) => rows.map((row) => row[c])) });
+  return { text: INSERT_RECORDS, params: RECORD_COLUMNS.map((_, c) => rows.map((row) => row[c])) };
 }
 
 export interface AuditFilter {

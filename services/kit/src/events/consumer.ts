@@ -1,27 +1,43 @@
 /**
  * Durable JetStream consumers: explicit ack, bounded concurrency, idempotent on event id (an inbox
- * row is written in the handler's transaction), ack only after that transaction commits, `nak`
- * with backoff on transient errors, `term` + a dead-letter row + an error log for poison messages
- * (undecodable, rejected as invalid, or out of deliveries). Trace context comes from the headers.
+ * row per processed event id, written atomically with the event's effects), ack only after they
+ * commit, `nak` with backoff on transient errors, `term` + a dead-letter row + an error log for
+ * poison messages (undecodable, rejected as invalid, or out of deliveries). Trace context comes
+ * from the headers: each message has its own consume span.
  *
- * With `handleBatch`, the messages that arrive together (up to `batchSize`) are handled in one
- * transaction: one inbox statement for all, one call of the handler with the new events, one
- * commit, then every ack. Each message keeps its own consume span; the transaction's database
- * spans sit under the first. A batch that fails is handled again one message at a time, so one
- * poison message is dead-lettered alone and the others still commit.
+ * Two ways to apply events:
+ * - `handle(em, event)`: any logic, one transaction per event (inbox row, handler, commit).
+ * - `batch`: the messages that arrive together (up to `batch.size`) are applied by ONE
+ *   autocommitted statement: the inbox insert as a CTE `fresh(event_id)` (the ids of the batch not
+ *   processed before) followed by the handler's statement, which leaves out events not in `fresh`.
+ *   One round trip for a whole batch, atomic as a transaction. Events `batch.check` refuses are
+ *   dead-lettered alone before the statement is built; if the statement fails anyway, each event
+ *   is tried alone, so a bad one cannot hold the others back.
+ *
+ * `fop_consumer_events_total{consumer,outcome}` and `fop_consumer_statements_total{consumer,mode}`
+ * (mode `batch`, or `single` for the one-by-one retry) show what happens.
  */
-
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import type { EntityManager } from "@mikro-orm/postgresql";
 import { AckPolicy, DeliverPolicy, type JsMsg } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
 import type { Orm } from "../db/orm.ts";
-import { query } from "../db/sql.ts";
-import { inTransaction } from "../db/tx.ts";
+import { query, type Sql } from "../db/sql.ts";
+import { inTransaction, readEm, translateDbError } from "../db/tx.ts";
 import { isAppError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
-import { extractTraceContext, otelContext, otelTrace, SpanKind, SpanStatusCode, tracer } from "../otel.ts";
+import { createCounter, type Metrics } from "../metrics.ts";
+import {
+  extractTraceContext,
+  type OtelContext,
+  otelContext,
+  otelTrace,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  tracer,
+} from "../otel.ts";
 import type { Worker } from "../service.ts";
 import { decodeEnvelope } from "./envelope.ts";
 import type { Nats } from "./nats.ts";
@@ -33,20 +49,34 @@ export interface ConsumerOptions {
   types?: string[];
   /** Runs in the transaction that also records the event id in the inbox. */
   handle?: (em: EntityManager, event: EventEnvelope) => Promise<void>;
-  /** Like `handle`, for every new event of a batch of messages at once (see the module comment). */
-  handleBatch?: (em: EntityManager, events: EventEnvelope[]) => Promise<void>;
-  /** Messages per batch with handleBatch (default 64). */
-  batchSize?: number;
-  /** Messages (with handleBatch: batches) processed at once (default 8). */
+  /** Applies events a batch at a time with one statement (see the module comment). */
+  batch?: BatchHandler;
+  /** Messages (with `batch`: batches) processed at once (default 8). */
   concurrency?: number;
   /** Deliveries before an event is dead-lettered (default 10). */
   maxDeliver?: number;
+}
+
+/** How a consumer applies a batch of events with one statement. */
+export interface BatchHandler {
+  /** Throws (an `invalid` AppError) for an event that can never be applied: it is dead-lettered. */
+  check?: (event: EventEnvelope) => void;
+  /**
+   * The statement applying `events` (placeholders $1..$n). It runs after the CTE
+   * `fresh(event_id uuid)` in the same statement and must leave out the events whose id is not in
+   * `fresh` (processed before). It may itself start with WITH.
+   */
+  statement: (events: EventEnvelope[]) => Sql;
+  /** Messages per batch at most (default 64). */
+  size?: number;
 }
 
 export interface ConsumerDeps {
   orm: Orm;
   nats: Nats;
   logger: Logger;
+  /** Where the consumer's counters go (the service's /metrics). */
+  metrics?: Metrics;
   /** The consuming service's schema (inbox and dead_letter live there). */
   schema: string;
 }
@@ -56,9 +86,25 @@ export const nakDelay = (deliveries: number) => Math.min(30_000, 500 * 2 ** Math
 
 export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker {
   const { orm, nats, logger, schema } = deps;
-  if (!opts.handle === !opts.handleBatch) throw new Error("a consumer takes handle or handleBatch");
-  const handleAll = opts.handleBatch ?? ((em, events) => opts.handle!(em, events[0]!));
-  const batchSize = opts.handleBatch ? (opts.batchSize ?? 64) : 1;
+  if (!opts.handle === !opts.batch) throw new Error("a consumer takes handle or batch");
+  const batchSize = opts.batch ? (opts.batch.size ?? 64) : 1;
+  const events = deps.metrics
+    ? createCounter(
+        deps.metrics,
+        "fop_consumer_events_total",
+        "Events by consumer and outcome (done: applied, now or before; skipped: a type not consumed; redelivered; dead_lettered)",
+        ["consumer", "outcome"],
+      )
+    : undefined;
+  const statements = deps.metrics
+    ? createCounter(
+        deps.metrics,
+        "fop_consumer_statements_total",
+        "Batch statements by consumer and mode (batch; single: one event alone after its batch failed)",
+        ["consumer", "mode"],
+      )
+    : undefined;
+  const count = (outcome: string, n = 1) => events?.inc({ consumer: opts.name, outcome }, n);
   const concurrency = opts.concurrency ?? 8;
   const maxDeliver = opts.maxDeliver ?? 10;
   const prefix = nats.events.subjectPrefix;
@@ -116,15 +162,57 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
     m.term(error.slice(0, 200));
   }
 
-  async function process(m: JsMsg): Promise<void> {
+  /**
+   * The envelope of `m`; undefined once it is dead-lettered (undecodable) or acknowledged (a type
+   * this consumer does not take).
+   */
+  async function open(m: JsMsg): Promise<EventEnvelope | undefined> {
     let event: EventEnvelope;
     try {
       event = decodeEnvelope(m.data);
       if (!event.id) throw new Error("envelope without id");
     } catch (err) {
-      return deadLetter(m, undefined, `undecodable: ${(err as Error).message}`);
+      count("dead_lettered");
+      await deadLetter(m, undefined, `undecodable: ${(err as Error).message}`).catch((e) =>
+        logger.error({ err: e }, "dead-lettering failed"),
+      );
+      return undefined;
     }
-    if (opts.types?.length && !opts.types.includes(event.type)) return m.ack();
+    if (opts.types?.length && !opts.types.includes(event.type)) {
+      count("skipped");
+      m.ack();
+      return undefined;
+    }
+    return event;
+  }
+
+  /** After a failure: poison, or out of deliveries, is dead-lettered; anything else comes again later. */
+  async function failed(m: JsMsg, event: EventEnvelope, err: unknown): Promise<void> {
+    const poison = isAppError(err) && err.kind === "invalid";
+    if (poison || m.info.deliveryCount >= maxDeliver) {
+      count("dead_lettered");
+      await deadLetter(m, event.id, `${poison ? "rejected" : "gave up"}: ${(err as Error).message}`).catch(
+        (e) => logger.error({ err: e }, "dead-lettering failed"),
+      );
+      return;
+    }
+    count("redelivered");
+    logger.warn(
+      {
+        consumer: opts.name,
+        eventId: event.id,
+        deliveries: m.info.deliveryCount,
+        err: (err as Error).message,
+      },
+      "event failed; redelivering",
+    );
+    m.nak(nakDelay(m.info.deliveryCount));
+  }
+
+  /** `handle` mode: one message, one transaction. */
+  async function process(m: JsMsg): Promise<void> {
+    const event = await open(m);
+    if (!event) return;
     const { span, context } = consumeSpan(m, event.id);
     try {
       await otelContext.with(context, () =>
@@ -134,31 +222,90 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
             params: [opts.name, event.id],
           });
           if (fresh.length === 0) return; // processed before: acknowledge again, do nothing
-          await handleAll(em, [event]);
+          await opts.handle!(em, event);
         }),
       );
       m.ack();
+      count("done");
     } catch (err) {
       span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-      const poison = isAppError(err) && err.kind === "invalid";
-      if (poison || m.info.deliveryCount >= maxDeliver) {
-        await deadLetter(m, event.id, `${poison ? "rejected" : "gave up"}: ${(err as Error).message}`).catch(
-          (e) => logger.error({ err: e }, "dead-lettering failed"),
-        );
-      } else {
-        logger.warn(
-          {
-            consumer: opts.name,
-            eventId: event.id,
-            deliveries: m.info.deliveryCount,
-            err: (err as Error).message,
-          },
-          "event failed; redelivering",
-        );
-        m.nak(nakDelay(m.info.deliveryCount));
-      }
+      await failed(m, event, err);
     } finally {
       span.end();
+    }
+  }
+
+  /** The inbox CTE and the handler's statement as one statement, autocommitted. */
+  async function applyStatement(batch: EventEnvelope[]): Promise<void> {
+    const stmt = opts.batch!.statement(batch);
+    const n = stmt.params.length;
+    const inbox = `fresh as (insert into ${schema}.inbox (consumer, event_id)
+      select $${n + 1}, unnest($${n + 2}::uuid[]) on conflict do nothing returning event_id)`;
+    const own = stmt.text.replace(/^\s*with\s/i, "");
+    const text = own === stmt.text ? `with ${inbox} ${own}` : `with ${inbox}, ${own}`;
+    try {
+      await query(readEm(orm), { text, params: [...stmt.params, opts.name, batch.map((e) => e.id)] });
+    } catch (err) {
+      throw translateDbError(err);
+    }
+  }
+
+  /** `batch` mode: the messages that arrived together, one statement (see the module comment). */
+  async function processBatch(batch: JsMsg[]): Promise<void> {
+    const items: { m: JsMsg; event: EventEnvelope; span: Span; context: OtelContext }[] = [];
+    /** Redeliveries of an event already in this batch: settled with it. */
+    const again: JsMsg[] = [];
+    const ids = new Set<string>();
+    for (const m of batch) {
+      const event = await open(m);
+      if (!event) continue;
+      if (ids.has(event.id)) {
+        again.push(m);
+        continue;
+      }
+      try {
+        opts.batch!.check?.(event);
+      } catch (err) {
+        await failed(m, event, err);
+        continue;
+      }
+      ids.add(event.id);
+      items.push({ m, event, ...consumeSpan(m, event.id) });
+    }
+    if (items.length === 0) {
+      for (const m of again) m.nak(nakDelay(m.info.deliveryCount));
+      return;
+    }
+    try {
+      await otelContext.with(items[0]!.context, () => applyStatement(items.map((i) => i.event)));
+      statements?.inc({ consumer: opts.name, mode: "batch" });
+      for (const { m } of items) m.ack();
+      for (const m of again) m.ack();
+      count("done", items.length);
+    } catch (err) {
+      for (const m of again) m.nak(nakDelay(m.info.deliveryCount));
+      if (items.length === 1) {
+        items[0]!.span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+        await failed(items[0]!.m, items[0]!.event, err);
+      } else {
+        logger.warn(
+          { consumer: opts.name, events: items.length, err: (err as Error).message },
+          "a batch failed; applying its events one by one",
+        );
+        for (const item of items) {
+          try {
+            await otelContext.with(item.context, () => applyStatement([item.event]));
+            statements?.inc({ consumer: opts.name, mode: "single" });
+            item.m.ack();
+            count("done");
+          } catch (e) {
+            item.span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
+            await failed(item.m, item.event, e);
+          }
+        }
+      }
+    } finally {
+      for (const { span } of items) span.end();
     }
   }
 
@@ -182,49 +329,6 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
       parent,
     );
     return { span, context: otelTrace.setSpan(parent, span) };
-  }
-
-  /** Several messages in one transaction; on failure, each again on its own. */
-  async function processBatch(batch: JsMsg[]): Promise<void> {
-    if (batch.length === 1) return process(batch[0]!);
-    const decoded: { m: JsMsg; event: EventEnvelope }[] = [];
-    for (const m of batch) {
-      let event: EventEnvelope;
-      try {
-        event = decodeEnvelope(m.data);
-        if (!event.id) throw new Error("envelope without id");
-      } catch {
-        await process(m); // dead-letters it
-        continue;
-      }
-      if (opts.types?.length && !opts.types.includes(event.type)) m.ack();
-      else decoded.push({ m, event });
-    }
-    if (decoded.length === 0) return;
-    const spans = decoded.map(({ m, event }) => consumeSpan(m, event.id));
-    try {
-      await otelContext.with(spans[0]!.context, () =>
-        inTransaction(orm, async (em) => {
-          const fresh = await query<{ event_id: string }>(em, {
-            text: `insert into ${schema}.inbox (consumer, event_id) select $1, unnest($2::text[]) on conflict do nothing returning event_id`,
-            params: [opts.name, decoded.map((d) => d.event.id)],
-          });
-          const isNew = new Set(fresh.map((r) => r.event_id));
-          const events: EventEnvelope[] = [];
-          for (const { event } of decoded) {
-            if (isNew.delete(event.id)) events.push(event); // a redelivered duplicate only once
-          }
-          if (events.length) await handleAll(em, events);
-        }),
-      );
-    } catch {
-      for (const { span } of spans) span.end();
-      // One by one: the poison message alone is dead-lettered, the others commit.
-      for (const { m } of decoded) await process(m);
-      return;
-    }
-    for (const { m } of decoded) m.ack();
-    for (const { span } of spans) span.end();
   }
 
   async function prune(): Promise<void> {
@@ -257,7 +361,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
           const batch = pending;
           pending = [];
           if (batch.length === 0) return;
-          const p = processBatch(batch)
+          const p = (opts.batch ? processBatch(batch) : process(batch[0]!))
             .catch((err) => logger.error({ err }, "event processing crashed"))
             .finally(() => inFlight.delete(p));
           inFlight.add(p);
