@@ -207,11 +207,14 @@ async function main(): Promise<void> {
   // CPU per request: the gateway and the baseline are this process's main thread (one of them idle
   // in each run); the services are their own processes.
   const mainThread = `${process.pid}/task/${process.pid}`;
+  // Postgres (every backend) and the NATS server serve both; they are counted with each.
+  const shared = { postgres: "comm:postgres", nats: "comm:nats-server" };
   const cpu: Record<TargetName, CpuProbe> = {
-    baseline: { targets: { baseline: mainThread } },
+    baseline: { targets: { baseline: mainThread, postgres: shared.postgres } },
     system: {
       targets: {
         gateway: mainThread,
+        ...shared,
         ...Object.fromEntries(
           Object.entries(system.system.services).flatMap(([name, svc]) =>
             svc.pid ? [[name, String(svc.pid)]] : [],

@@ -143,20 +143,14 @@ describe("event delivery", () => {
           },
           silent,
         );
-        const js = natsConn.js;
-        const counting = new Proxy(js, {
-          get: (target, prop) =>
-            prop === "publish"
-              ? (subject: string, data: Uint8Array, o: { msgID: string }) => {
-                  published[n]!.push(o.msgID);
-                  return target.publish(subject, data, o);
-                }
-              : Reflect.get(target, prop),
-        });
+        const counting: typeof natsConn.publishAll = (messages, timeoutMs) => {
+          published[n]!.push(...messages.map((m) => m.msgID));
+          return natsConn.publishAll(messages, timeoutMs);
+        };
         const relay = outboxRelay({
           outbox: new Outbox({ schema: "catalog", subjectPrefix: sys.events.subjectPrefix }),
           databaseUrl: sys.db.serviceUrl("catalog"),
-          nats: { ...natsConn, js: counting },
+          nats: { ...natsConn, publishAll: counting },
           logger: silent,
           pollMs: 20,
           batchSize: 7,

@@ -22,9 +22,7 @@ describe("tracing", () => {
       const mine = testSpans()
         .getFinishedSpans()
         .filter((s) => s.spanContext().traceId === traceId);
-      return mine.some((s) => isPgInsert(s) && parentChainHas(mine, s, SpanKind.CONSUMER))
-        ? mine
-        : undefined;
+      return mine.some((s) => isPgInsert(s) && parentChainHas(mine, s, SpanKind.CONSUMER)) ? mine : undefined;
     });
     const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
     const one = (pred: (s: ReadableSpan) => boolean, what: string) => {

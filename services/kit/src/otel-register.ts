@@ -2,7 +2,8 @@
  * Loaded with `node --import @fop/kit/otel-register` before a service's main module, so that the
  * pg instrumentation hooks pg before anything imports them (ESM needs the
  * import-in-the-middle loader hook registered first). Configured by OTEL_SERVICE_NAME and
- * OTEL_EXPORTER_OTLP_ENDPOINT; OTEL_SDK_DISABLED=true turns tracing off.
+ * OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER (+ _ARG) choose which traces are recorded;
+ * OTEL_SDK_DISABLED=true turns tracing off.
  */
 import { DiagConsoleLogger, DiagLogLevel, diag } from "@opentelemetry/api";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
@@ -17,6 +18,7 @@ if (process.env.OTEL_SDK_DISABLED !== "true") {
   startTracing({
     serviceName: process.env.OTEL_SERVICE_NAME ?? "fop",
     otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
-    instrumentations: [new PgInstrumentation({ requireParentSpan: true })],
+    // One span per statement: no spans for taking a pooled connection (pg-pool.connect, pg.connect).
+    instrumentations: [new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true })],
   });
 }

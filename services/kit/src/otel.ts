@@ -20,10 +20,15 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { type Instrumentation, registerInstrumentations } from "@opentelemetry/instrumentation";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
   BatchSpanProcessor,
+  ParentBasedSampler,
+  type Sampler,
   SimpleSpanProcessor,
   type SpanExporter,
   type SpanProcessor,
+  TraceIdRatioBasedSampler,
   TracerProvider,
 } from "@opentelemetry/sdk-trace";
 
@@ -34,6 +39,43 @@ export interface TracingOptions {
   /** Export to this exporter synchronously (tests use an in-memory exporter). */
   exporter?: SpanExporter;
   instrumentations?: Instrumentation[];
+  /** Which traces are recorded (default: {@link samplerFromEnv} of this process's environment). */
+  sampler?: Sampler;
+}
+
+/**
+ * The sampler OTEL_TRACES_SAMPLER names (with OTEL_TRACES_SAMPLER_ARG, the ratio 0..1 of the
+ * ratio samplers), as the OpenTelemetry specification defines them: always_on, always_off,
+ * traceidratio, parentbased_always_on (the default), parentbased_always_off,
+ * parentbased_traceidratio. Unknown names or ratios are a startup error, not a silent default.
+ */
+export function samplerFromEnv(name: string | undefined, arg: string | undefined): Sampler {
+  const ratio = () => {
+    const r = arg === undefined || arg === "" ? 1 : Number(arg);
+    if (!Number.isFinite(r) || r < 0 || r > 1) {
+      throw new Error(`OTEL_TRACES_SAMPLER_ARG must be a ratio between 0 and 1, not ${JSON.stringify(arg)}`);
+    }
+    return new TraceIdRatioBasedSampler(r);
+  };
+  switch ((name ?? "").trim().toLowerCase()) {
+    case "always_on":
+      return new AlwaysOnSampler();
+    case "always_off":
+      return new AlwaysOffSampler();
+    case "traceidratio":
+      return ratio();
+    case "":
+    case "parentbased_always_on":
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    case "parentbased_always_off":
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case "parentbased_traceidratio":
+      return new ParentBasedSampler({ root: ratio() });
+    default:
+      throw new Error(
+        `OTEL_TRACES_SAMPLER ${JSON.stringify(name)} is not one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio`,
+      );
+  }
 }
 
 let installed: { provider: TracerProvider; serviceName: string } | undefined;
@@ -50,6 +92,8 @@ export function startTracing(opts: TracingOptions): { shutdown: () => Promise<vo
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ "service.name": opts.serviceName }),
     spanProcessors,
+    sampler:
+      opts.sampler ?? samplerFromEnv(process.env.OTEL_TRACES_SAMPLER, process.env.OTEL_TRACES_SAMPLER_ARG),
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());

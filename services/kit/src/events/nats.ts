@@ -10,7 +10,14 @@ import {
   RetentionPolicy,
   StorageType,
 } from "@nats-io/jetstream";
-import { connect, type NatsConnection, nanos } from "@nats-io/transport-node";
+import {
+  connect,
+  createInbox,
+  type Msg,
+  type NatsConnection,
+  nanos,
+  headers as natsHeaders,
+} from "@nats-io/transport-node";
 import type { Logger } from "../logger.ts";
 
 export interface EventStreamConfig {
@@ -34,6 +41,8 @@ export interface Nats {
   events: EventStreamConfig;
   /** Creates/updates the stream once per process (safe to call often). */
   ensureStream(): Promise<void>;
+  /** Publishes to JetStream and waits for every acknowledgement (see {@link streamPublisher}). */
+  publishAll(messages: readonly StreamMessage[], timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,6 +71,7 @@ export async function connectNats(
   })();
   const js = jetstream(nc, { timeout: 5_000 });
   const jsm = await jetstreamManager(nc, { timeout: 5_000, checkAPI: false });
+  const publisher = streamPublisher(nc);
   let ensured: Promise<void> | undefined;
   const ensureStream = () => {
     ensured ??= ensureEventStream(jsm, events).catch((err) => {
@@ -76,6 +86,7 @@ export async function connectNats(
     jsm,
     events,
     ensureStream,
+    publishAll: publisher.publishAll,
     close: async () => {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
     },
@@ -101,4 +112,97 @@ async function ensureEventStream(jsm: JetStreamManager, e: EventStreamConfig): P
       if (!/already in use|exists/i.test(addErr.message)) throw addErr;
     });
   }
+}
+
+/** A message for a JetStream stream: `msgID` makes a re-publish within the window a no-op. */
+export interface StreamMessage {
+  subject: string;
+  data: Uint8Array;
+  msgID: string;
+  headers?: Record<string, string>;
+}
+
+/** How a publish failed: the stream refused it, nothing stored the subject, or no answer came. */
+export class StreamPublishError extends Error {
+  override name = "StreamPublishError";
+}
+
+/**
+ * Publishing many messages to JetStream at once. `js.publish` is a request per message (a timer, an
+ * inbox and two Error objects with stack traces each, before any answer); here every message is a
+ * plain publish whose reply subject is a token on ONE subscription of this process, and a batch
+ * waits for all of its PubAcks under one timer. Same guarantees: a message counts as stored only
+ * when the stream acknowledged it (a duplicate `msgID` is acknowledged as such); a refusal, "no
+ * responders" (no stream takes the subject) or the timeout fails the batch.
+ */
+export function streamPublisher(nc: NatsConnection): {
+  publishAll(messages: readonly StreamMessage[], timeoutMs?: number): Promise<void>;
+} {
+  const prefix = createInbox();
+  interface Batch {
+    remaining: number;
+    done: (err?: Error) => void;
+  }
+  const waiting = new Map<string, Batch>();
+  let next = 0;
+  let subscribed = false;
+
+  const answer = (err: Error | null, m: Msg) => {
+    const token = m.subject.slice(prefix.length + 1);
+    const batch = waiting.get(token);
+    if (!batch) return; // after its batch timed out or failed
+    waiting.delete(token);
+    if (err) return batch.done(new StreamPublishError(err.message));
+    if (m.headers?.code === 503) return batch.done(new StreamPublishError("no stream takes this subject"));
+    let ack: { error?: { description?: string }; seq?: number };
+    try {
+      ack = m.json();
+    } catch {
+      return batch.done(new StreamPublishError("unreadable acknowledgement"));
+    }
+    if (ack.error) return batch.done(new StreamPublishError(ack.error.description ?? "refused"));
+    if (--batch.remaining === 0) batch.done();
+  };
+
+  return {
+    publishAll(messages, timeoutMs = 5_000) {
+      if (messages.length === 0) return Promise.resolve();
+      if (!subscribed) {
+        nc.subscribe(`${prefix}.*`, { callback: answer });
+        subscribed = true;
+      }
+      return new Promise<void>((resolve, reject) => {
+        const tokens: string[] = [];
+        let settled = false;
+        const batch: Batch = {
+          remaining: messages.length,
+          done: (err) => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            for (const t of tokens) waiting.delete(t);
+            if (err) reject(err);
+            else resolve();
+          },
+        };
+        const timer = setTimeout(
+          () => batch.done(new StreamPublishError(`no acknowledgement within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        try {
+          for (const msg of messages) {
+            const token = String(next++);
+            tokens.push(token);
+            waiting.set(token, batch);
+            const h = natsHeaders();
+            h.set("Nats-Msg-Id", msg.msgID);
+            for (const [k, v] of Object.entries(msg.headers ?? {})) h.set(k, v);
+            nc.publish(msg.subject, msg.data, { reply: `${prefix}.${token}`, headers: h });
+          }
+        } catch (err) {
+          batch.done(new StreamPublishError((err as Error).message));
+        }
+      });
+    },
+  };
 }

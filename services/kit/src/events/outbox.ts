@@ -6,7 +6,6 @@
  * Several relays (replicas) can run on one outbox: rows are claimed with FOR UPDATE SKIP LOCKED.
  */
 import type { EntityManager } from "@mikro-orm/postgresql";
-import { headers as natsHeaders } from "@nats-io/transport-node";
 import pg from "pg";
 import type { RequestContext } from "../context.ts";
 import type { Orm } from "../db/orm.ts";
@@ -18,7 +17,6 @@ import type { Logger } from "../logger.ts";
 import {
   extractTraceContext,
   injectTraceHeaders,
-  otelContext,
   otelTrace,
   SpanKind,
   SpanStatusCode,
@@ -199,39 +197,36 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
     }
   }
 
+  /** Publishes `rows` in order, each in its own producer span, and waits for every acknowledgement. */
   async function publish(rows: Row[]): Promise<void> {
     await nats.ensureStream();
-    await Promise.all(
-      rows.map(async (row) => {
-        const parent = extractTraceContext(row.headers);
-        const span = tracer().startSpan(
-          `${row.subject} publish`,
-          {
-            kind: SpanKind.PRODUCER,
-            attributes: {
-              "messaging.system": "nats",
-              "messaging.destination.name": row.subject,
-              "messaging.message.id": row.id,
-            },
+    const spans = rows.map((row) => {
+      const parent = extractTraceContext(row.headers);
+      const span = tracer().startSpan(
+        `${row.subject} publish`,
+        {
+          kind: SpanKind.PRODUCER,
+          attributes: {
+            "messaging.system": "nats",
+            "messaging.destination.name": row.subject,
+            "messaging.message.id": row.id,
           },
-          parent,
-        );
-        const carrier: Record<string, string> = {};
-        injectTraceHeaders(carrier, otelTrace.setSpan(parent, span));
-        const h = natsHeaders();
-        for (const [k, v] of Object.entries(carrier)) h.set(k, v);
-        try {
-          await otelContext.with(otelTrace.setSpan(parent, span), () =>
-            nats.js.publish(row.subject, row.payload, { msgID: row.id, headers: h, timeout: 5_000 }),
-          );
-        } catch (err) {
-          span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-          throw err;
-        } finally {
-          span.end();
-        }
-      }),
-    );
+        },
+        parent,
+      );
+      const headers: Record<string, string> = {};
+      injectTraceHeaders(headers, otelTrace.setSpan(parent, span));
+      return { span, message: { subject: row.subject, data: row.payload, msgID: row.id, headers } };
+    });
+    try {
+      await nats.publishAll(spans.map((s) => s.message));
+    } catch (err) {
+      for (const { span } of spans)
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      throw err;
+    } finally {
+      for (const { span } of spans) span.end();
+    }
   }
 
   /**
