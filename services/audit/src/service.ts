@@ -23,7 +23,7 @@ export const auditService: ServiceModule<AuditDeps, typeof config> = {
   migrations,
   config,
   createDeps: (base, cfg) => ({
-    orm: base.orm,
+    db: base.db,
     policy: {
       retentionMs: cfg.AUDIT_RETENTION_DAYS * DAY,
       anonymizeAfterMs: cfg.AUDIT_ANONYMIZE_AFTER_DAYS * DAY,
@@ -35,7 +35,7 @@ export const auditService: ServiceModule<AuditDeps, typeof config> = {
   routes: auditRoutes,
   workers: (deps, base, cfg) => [
     auditRecordsConsumer(deps, {
-      orm: base.orm,
+      db: base.db,
       nats: base.nats,
       logger: base.logger,
       metrics: base.metrics,

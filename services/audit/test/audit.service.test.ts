@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { readEm } from "@fop/kit/db/tx";
+import { query } from "@fop/kit/db/sql";
 import { listDeadLetters } from "@fop/kit/events/consumer";
 import { newId } from "@fop/kit/ids";
 import { createLogger } from "@fop/kit/logger";
@@ -12,9 +12,8 @@ import { EventEnvelopeSchema } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { AuditRecordEntity } from "../src/db/audit.entity.ts";
 import { auditService } from "../src/service.ts";
-import { sweepRetention } from "../src/usecases/audits.ts";
+import { sweepRetention, toAudit } from "../src/usecases/audits.ts";
 import type { AuditDeps } from "../src/usecases/deps.ts";
 
 const suffix = randomBytes(4).toString("hex");
@@ -67,7 +66,10 @@ const envelope = (over: { tenant?: string } = {}) =>
   });
 
 const records = (entityRef: string) =>
-  readEm(svc.deps.orm).find(AuditRecordEntity, { tenantId: "acme", entityRef });
+  query<Parameters<typeof toAudit>[0]>(svc.deps.db, {
+    text: "select * from audit.audit_record where tenant_id = 'acme' and entity_ref = $1",
+    params: [entityRef],
+  }).then((rows) => rows.map(toAudit));
 
 async function waitFor<T>(fn: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
   const until = Date.now() + ms;
@@ -108,7 +110,7 @@ describe("audit-records consumer", () => {
     await js.publish(`${PREFIX}.CATEGORY_CREATED`, toBinary(EventEnvelopeSchema, after), { msgID: after.id });
     await waitFor(async () => (await records(after.entityRef)).length === 1);
     const dead = await waitFor(async () => {
-      const rows = await listDeadLetters(readEm(svc.deps.orm), "audit", "audit-records");
+      const rows = await listDeadLetters(svc.deps.db, "audit", "audit-records");
       return rows.length >= 2 ? rows : undefined;
     });
     expect(dead.map((d) => d.subject).sort()).toEqual([`${PREFIX}.CATEGORY_CREATED`, `${PREFIX}.GARBAGE`]);
@@ -161,7 +163,7 @@ describe("batches", () => {
     await new Promise((r) => setTimeout(r, 300));
     for (const e of good) expect(await records(e.entityRef)).toHaveLength(1);
     const dead = await waitFor(async () => {
-      const rows = await listDeadLetters(readEm(svc.deps.orm), "audit", "audit-records");
+      const rows = await listDeadLetters(svc.deps.db, "audit", "audit-records");
       return rows.find((d) => d.event_id === poison.id);
     });
     expect(dead.error).toMatch(/rejected/);

@@ -16,7 +16,7 @@ export const catalogService: ServiceModule<CatalogDeps, typeof config> = {
   migrations,
   config,
   createDeps: (base, cfg) => ({
-    orm: base.orm,
+    db: base.db,
     outbox: base.outbox,
     defaultLocale: cfg.DEFAULT_LOCALE,
     cursors: base.cursors,

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDatabase, dropDatabase } from "./db/admin.ts";
-import { initOrm, type Orm } from "./db/orm.ts";
-import { query } from "./db/sql.ts";
-import { inTransaction, readEm } from "./db/tx.ts";
+import { createSqlPool, query, type SqlPool } from "./db/sql.ts";
+import { inTransaction } from "./db/tx.ts";
 import { checkDeadline, outgoingDeadline, runInCall, serverDeadline } from "./deadline.ts";
 
 const code = async (p: Promise<unknown>) =>
@@ -50,21 +49,21 @@ describe("deadline arithmetic", () => {
 describe("inTransaction and the call's deadline (real Postgres)", () => {
   const adminUrl = inject("adminUrl");
   const name = `fop_t_deadline_${randomBytes(4).toString("hex")}`;
-  let orm: Orm;
+  let db: SqlPool;
   beforeAll(async () => {
     const url = await createDatabase(adminUrl, name);
-    orm = await initOrm({ clientUrl: url, schema: "public", entities: [], migrations: [], poolMax: 2 });
-    await query(readEm(orm), { text: "create table t (v text)", params: [] });
+    db = createSqlPool(url, { max: 2 });
+    await query(db, { text: "create table t (v text)", params: [] });
   });
   afterAll(async () => {
-    await orm?.close();
+    await db?.end();
     await dropDatabase(adminUrl, name);
   });
   const rows = async () =>
-    (await query<{ v: string }>(readEm(orm), { text: "select v from t", params: [] })).map((r) => r.v);
+    (await query<{ v: string }>(db, { text: "select v from t", params: [] })).map((r) => r.v);
   const insert = (v: string, thenWaitMs = 0) =>
-    inTransaction(orm, async (em) => {
-      await query(em, { text: "insert into t values ($1)", params: [v] });
+    inTransaction(db, async (tx) => {
+      await query(tx, { text: "insert into t values ($1)", params: [v] });
       await new Promise((r) => setTimeout(r, thenWaitMs));
     });
 

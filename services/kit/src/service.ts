@@ -7,9 +7,8 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { EntitySchema, MigrationObject } from "@mikro-orm/postgresql";
 import type { FastifyInstance } from "fastify";
 import { type ConfigOf, type ConfigSchema, env, loadConfig } from "./config.ts";
-import { initOrm, migrate, type Orm } from "./db/orm.ts";
-import { query } from "./db/sql.ts";
-import { readEm } from "./db/tx.ts";
+import { initOrm, migrate } from "./db/orm.ts";
+import { createSqlPool, type SqlPool } from "./db/sql.ts";
 import { listAllDeadLetters } from "./events/consumer.ts";
 import { connectNats, type Nats } from "./events/nats.ts";
 import { Outbox, outboxRelay } from "./events/outbox.ts";
@@ -60,7 +59,8 @@ export type BaseServiceConfig = ConfigOf<ReturnType<typeof baseServiceConfig>>;
 
 /** What every service's dependencies start from. */
 export interface ServiceBase {
-  orm: Orm;
+  /** The service's Postgres pool (its own role and schema): plain SQL, db/sql.ts. */
+  db: SqlPool;
   nats: Nats;
   /** Records domain events in the use case's transaction. */
   outbox: Outbox;
@@ -138,17 +138,11 @@ export async function startService<D, S extends ConfigSchema>(
   opts: { logger?: Logger } = {},
 ): Promise<RunningService<D>> {
   const logger = opts.logger ?? createLogger({ service: mod.name, level: config.LOG_LEVEL });
-  const orm = await initOrm({
-    clientUrl: config.DATABASE_URL,
-    schema: mod.schema,
-    entities: mod.entities,
-    migrations: mod.migrations,
-    poolMax: config.DB_POOL_MAX,
-  });
   if (config.MIGRATE_ON_START) {
-    const applied = await migrate(orm);
+    const applied = await migrateService(mod as ServiceModule<unknown>, config.DATABASE_URL);
     if (applied.length) logger.info({ applied }, "migrations applied");
   }
+  const db = createSqlPool(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: mod.name });
   const nats = await connectNats(
     config.NATS_URL,
     mod.name,
@@ -167,7 +161,7 @@ export async function startService<D, S extends ConfigSchema>(
     logger.warn("CURSOR_SECRET is not set: search cursors are signed with a key of this process only");
   }
   const base: ServiceBase = {
-    orm,
+    db,
     nats,
     outbox,
     cursors: cursorCodec(config.CURSOR_SECRET),
@@ -177,11 +171,11 @@ export async function startService<D, S extends ConfigSchema>(
     newId,
   };
   const deps = await mod.createDeps(base, config);
-  // Ready = the database answers (MikroORM connects lazily, so ask it a question).
-  const ready = async () => (await query(readEm(orm), { text: "select 1", params: [] })).length === 1;
+  // Ready = the database answers.
+  const ready = async () => (await db.query({ text: "select 1", params: [], prepare: true })).length === 1;
   const rt = { service: mod.name, logger, metrics: base.metrics, ready };
   const rpc = await buildRpcServer(rt, mod.routes(deps));
-  const admin = buildAdminServer(rt, () => listAllDeadLetters(readEm(orm), mod.schema), {
+  const admin = buildAdminServer(rt, () => listAllDeadLetters(db, mod.schema), {
     adminToken: config.ADMIN_TOKEN,
   });
   await rpc.listen({ host: config.HOST, port: config.PORT });
@@ -219,7 +213,7 @@ export async function startService<D, S extends ConfigSchema>(
         await rpc.close();
         await admin.close();
         await nats.close();
-        await orm.close();
+        await db.end();
       })();
       return closing;
     },

@@ -79,7 +79,7 @@ export const pickingService: ServiceModule<PickingDeps, typeof config> = {
   migrations,
   config,
   createDeps: (base, cfg) => ({
-    orm: base.orm,
+    db: base.db,
     outbox: base.outbox,
     facilities: catalogFacilities(cfg.CATALOG_URL, cfg.FACILITY_CACHE_TTL_MS),
     cursors: base.cursors,

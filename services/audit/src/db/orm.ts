@@ -1,12 +1,12 @@
 import { kitEventMigrations } from "@fop/kit/events/migrations";
 import type { MigrationObject } from "@mikro-orm/postgresql";
-import { AuditRecordSchema } from "./audit.entity.ts";
 import { M0001Initial } from "./migrations/m0001-initial.ts";
 
 /** The schema (and database role prefix) the audit service owns. */
 export const SCHEMA = "audit";
 
-export const entities = [AuditRecordSchema];
+/** No ORM entities: the use cases read and write with parameterised SQL (usecases/audits.ts). */
+export const entities = [];
 
 /** Applied in order; never edit a released migration, add a new one. */
 export const migrations: MigrationObject[] = [

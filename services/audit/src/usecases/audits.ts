@@ -1,37 +1,59 @@
 /** Audit use cases: record an event, list, search, and the retention sweep. */
 import type { RequestContext } from "@fop/kit/context";
 import { query, type Sql } from "@fop/kit/db/sql";
-import { inTransaction, readEm } from "@fop/kit/db/tx";
+import { inTransaction } from "@fop/kit/db/tx";
 import { invalid } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { runSearch, type SearchPage, type SearchParams, type SearchResource } from "@fop/kit/search/keyset";
 import { SqlBuilder } from "@fop/kit/search/sql-builder";
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
-import { AuditRecordEntity } from "../db/audit.entity.ts";
 import { SCHEMA } from "../db/orm.ts";
 import { ANONYMIZED, type AuditRecord, auditFromEvent } from "../domain/audit.ts";
 import type { AuditDeps } from "./deps.ts";
 
-export const toAudit = (e: AuditRecordEntity): AuditRecord => ({
-  id: e.id,
-  eventId: e.eventId,
-  entityRef: e.entityRef,
-  entityType: e.entityType,
-  entityVersion: e.entityVersion,
-  entityCreated: e.entityCreated,
-  operationName: e.operationName,
-  operationStart: e.operationStart,
-  actorId: e.actorId,
-  actorUsername: e.actorUsername,
-  clientApi: e.clientApi,
-  clientRawInfo: e.clientRawInfo,
-  trace: e.trace,
-  created: e.created,
-  lastModified: e.lastModified,
-  version: e.version,
-  anonymizationDate: e.anonymizationDate,
-  deletionDate: e.deletionDate,
-  isAnonymized: e.isAnonymized,
+/** An audit_record row as node-postgres returns it (timestamptz as Date). */
+type AuditRow = {
+  id: string;
+  event_id: string;
+  entity_ref: string;
+  entity_type: string;
+  entity_version: number;
+  entity_created: Date;
+  operation_name: string;
+  operation_start: Date;
+  actor_id: string;
+  actor_username: string;
+  client_api: string;
+  client_raw_info: string;
+  trace: string;
+  created: Date;
+  last_modified: Date;
+  version: number;
+  anonymization_date: Date;
+  deletion_date: Date;
+  is_anonymized: boolean;
+};
+
+export const toAudit = (r: AuditRow): AuditRecord => ({
+  id: r.id,
+  eventId: r.event_id,
+  entityRef: r.entity_ref,
+  entityType: r.entity_type,
+  entityVersion: r.entity_version,
+  entityCreated: r.entity_created,
+  operationName: r.operation_name,
+  operationStart: r.operation_start,
+  actorId: r.actor_id,
+  actorUsername: r.actor_username,
+  clientApi: r.client_api,
+  clientRawInfo: r.client_raw_info,
+  trace: r.trace,
+  created: r.created,
+  lastModified: r.last_modified,
+  version: r.version,
+  anonymizationDate: r.anonymization_date,
+  deletionDate: r.deletion_date,
+  isAnonymized: r.is_anonymized,
 });
 
 /** The audit_record columns a record is written with, in the order of RECORD_CASTS. */
@@ -139,24 +161,29 @@ export interface AuditFilter {
 export async function listAudits(deps: AuditDeps, ctx: RequestContext, f: AuditFilter) {
   if (f.startAfterId && !isUuid(f.startAfterId))
     throw invalid("INVALID_ID", "startAfterId must be the id of an audit.", "startAfterId");
-  const where = {
-    tenantId: ctx.tenant,
-    ...(f.entityRef !== undefined ? { entityRef: f.entityRef } : {}),
-    ...(f.entityType !== undefined ? { entityType: f.entityType } : {}),
-    ...(f.trace !== undefined ? { trace: f.trace } : {}),
+  const filter = (b: SqlBuilder) => {
+    const parts = [`t.tenant_id = ${b.param(ctx.tenant, "text")}`];
+    if (f.entityRef !== undefined) parts.push(`t.entity_ref = ${b.param(f.entityRef, "text")}`);
+    if (f.entityType !== undefined) parts.push(`t.entity_type = ${b.param(f.entityType, "text")}`);
+    if (f.trace !== undefined) parts.push(`t.trace = ${b.param(f.trace, "text")}`);
+    return parts.join(" and ");
   };
-  const [rows, total] = await Promise.all([
-    readEm(deps.orm).find(
-      AuditRecordEntity,
-      f.startAfterId ? { ...where, id: { $gt: f.startAfterId } } : where,
-      {
-        orderBy: { id: "asc" },
-        limit: f.size,
-      },
-    ),
-    readEm(deps.orm).count(AuditRecordEntity, where),
+  const page = new SqlBuilder();
+  const conditions = [filter(page)];
+  if (f.startAfterId) conditions.push(`t.id > ${page.param(f.startAfterId, "uuid")}`);
+  const counting = new SqlBuilder();
+  const where = filter(counting);
+  const [rows, [count]] = await Promise.all([
+    query<AuditRow>(deps.db, {
+      text: `select t.* from ${SCHEMA}.audit_record t where ${conditions.join(" and ")} order by t.id limit ${page.param(f.size, "int")}`,
+      params: page.params,
+    }),
+    query<{ n: number }>(deps.db, {
+      text: `select count(*)::int as n from ${SCHEMA}.audit_record t where ${where}`,
+      params: counting.params,
+    }),
   ]);
-  return { audits: rows.map(toAudit), total };
+  return { audits: rows.map(toAudit), total: count?.n ?? 0 };
 }
 
 /** What `POST /api/audits/search` may filter and sort on. */
@@ -176,12 +203,11 @@ export async function searchAudits(
   ctx: RequestContext,
   params: SearchParams,
 ): Promise<SearchPage<AuditRecord>> {
-  const em = readEm(deps.orm);
-  const page = await runSearch(em, ctx.tenant, auditSearch, params, {
+  const page = await runSearch<AuditRow>(deps.db, ctx.tenant, auditSearch, params, {
     cursors: deps.cursors,
     now: deps.now(),
   });
-  return { ...page, rows: page.rows.map((row) => toAudit(em.map(AuditRecordEntity, row))) };
+  return { ...page, rows: page.rows.map(toAudit) };
 }
 
 /**
@@ -193,14 +219,14 @@ export async function sweepRetention(
   batch = 1000,
 ): Promise<{ deleted: number; anonymized: number }> {
   const now = deps.now();
-  return inTransaction(deps.orm, async (em) => {
+  return inTransaction(deps.db, async (tx) => {
     const b = new SqlBuilder();
-    const deleted = await query(em, {
+    const deleted = await query(tx, {
       text: `delete from ${SCHEMA}.audit_record where (tenant_id, id) in (select tenant_id, id from ${SCHEMA}.audit_record where deletion_date <= ${b.param(now, "timestamptz")} limit ${batch}) returning 1`,
       params: b.params,
     });
     const a = new SqlBuilder();
-    const anonymized = await query(em, {
+    const anonymized = await query(tx, {
       text: `update ${SCHEMA}.audit_record set actor_username = ${a.param(ANONYMIZED, "text")}, client_raw_info = '', is_anonymized = true, version = version + 1, last_modified = ${a.param(now, "timestamptz")}
              where (tenant_id, id) in (select tenant_id, id from ${SCHEMA}.audit_record where not is_anonymized and anonymization_date <= ${a.param(now, "timestamptz")} limit ${batch}) returning 1`,
       params: a.params,

@@ -1,9 +1,9 @@
-import type { Orm } from "@fop/kit/db/orm";
+import type { SqlPool } from "@fop/kit/db/sql";
 import type { CursorCodec } from "@fop/kit/search/cursor";
 import type { RetentionPolicy } from "../domain/audit.ts";
 
 export interface AuditDeps {
-  orm: Orm;
+  db: SqlPool;
   policy: RetentionPolicy;
   /** Signs and verifies search cursors. */
   cursors: CursorCodec;

@@ -1,11 +1,10 @@
 /**
  * Reading and writing category rows with plain SQL, one statement per step (no ORM unit of work on
- * the request path; MikroORM only runs the migrations). `name_values`/`sort_name` are derived from
+ * the request path; MikroORM only runs the migrations). Fixed statements are prepared (kit db/sql). `name_values`/`sort_name` are derived from
  * the names on every write (domain nameIndex) for search.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { query, type Sql } from "@fop/kit/db/sql";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import { type Db, query, type Sql } from "@fop/kit/db/sql";
 import type { Category } from "../domain/category.ts";
 import { nameIndex } from "../domain/category.ts";
 import { SCHEMA } from "./orm.ts";
@@ -52,28 +51,30 @@ export function categoryJson(c: Category): Uint8Array {
 }
 
 export async function findCategory(
-  em: EntityManager,
+  db: Db,
   tenant: string,
   id: string,
   forUpdate: boolean,
 ): Promise<Category | undefined> {
-  const [row] = await query<CategoryRow>(em, {
+  const [row] = await query<CategoryRow>(db, {
     text: `select ${CATEGORY_COLUMNS} from ${SCHEMA}.category t where t.tenant_id = $1 and t.id = $2::uuid${forUpdate ? " for update" : ""}`,
     params: [tenant, id],
+    prepare: true,
   });
   return row ? toCategory(row) : undefined;
 }
 
 /** A page in id order, after `startAfterId` when given. */
 export async function listCategoryRows(
-  em: EntityManager,
+  db: Db,
   tenant: string,
   size: number,
   startAfterId: string,
 ): Promise<Category[]> {
-  const rows = await query<CategoryRow>(em, {
+  const rows = await query<CategoryRow>(db, {
     text: `select ${CATEGORY_COLUMNS} from ${SCHEMA}.category t where t.tenant_id = $1${startAfterId ? " and t.id > $3::uuid" : ""} order by t.id limit $2`,
     params: startAfterId ? [tenant, size, startAfterId] : [tenant, size],
+    prepare: true,
   });
   return rows.map(toCategory);
 }
@@ -105,33 +106,36 @@ function values(tenant: string, c: Category, defaultLocale: string, at: Date): u
 export const insertCategoryStatement = (tenant: string, c: Category, defaultLocale: string): Sql => ({
   text: INSERT,
   params: values(tenant, c, defaultLocale, c.created),
+  prepare: true,
 });
 
 /** Writes a changed category; the caller holds the row lock (findCategory with forUpdate). */
 export async function updateCategory(
-  em: EntityManager,
+  db: Db,
   tenant: string,
   c: Category,
   defaultLocale: string,
 ): Promise<void> {
-  await query(em, { text: UPDATE, params: values(tenant, c, defaultLocale, c.lastModified) });
+  await query(db, { text: UPDATE, params: values(tenant, c, defaultLocale, c.lastModified), prepare: true });
 }
 
-export async function deleteCategoryRow(em: EntityManager, tenant: string, id: string): Promise<void> {
-  await query(em, {
+export async function deleteCategoryRow(db: Db, tenant: string, id: string): Promise<void> {
+  await query(db, {
     text: `delete from ${SCHEMA}.category where tenant_id = $1 and id = $2::uuid`,
     params: [tenant, id],
+    prepare: true,
   });
 }
 
 export async function findCategoryId(
-  em: EntityManager,
+  db: Db,
   tenant: string,
   tenantCategoryId: string,
 ): Promise<string | undefined> {
-  const [row] = await query<{ id: string }>(em, {
+  const [row] = await query<{ id: string }>(db, {
     text: `select id from ${SCHEMA}.category where tenant_id = $1 and tenant_category_id = $2`,
     params: [tenant, tenantCategoryId],
+    prepare: true,
   });
   return row?.id;
 }

@@ -1,13 +1,12 @@
 import { kitEventMigrations } from "@fop/kit/events/migrations";
 import type { MigrationObject } from "@mikro-orm/postgresql";
-import { CategorySchema } from "./category.entity.ts";
-import { FacilitySchema } from "./facility.entity.ts";
 import { M0001Initial } from "./migrations/m0001-initial.ts";
 
 /** The schema (and database role prefix) the catalog service owns. */
 export const SCHEMA = "catalog";
 
-export const entities = [CategorySchema, FacilitySchema];
+/** No ORM entities: the use cases read and write with parameterised SQL (category.rows.ts, facility.rows.ts). */
+export const entities = [];
 
 /** Applied in order; never edit a released migration, add a new one. */
 export const migrations: MigrationObject[] = [

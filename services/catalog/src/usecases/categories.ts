@@ -1,10 +1,10 @@
 /** Category use cases: each is one transaction (or one read) scoped to the caller's tenant. */
 import type { RequestContext } from "@fop/kit/context";
-import { inTransaction, readEm } from "@fop/kit/db/tx";
+import type { Db } from "@fop/kit/db/sql";
+import { inTransaction } from "@fop/kit/db/tx";
 import { conflict, invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { runSearch, type SearchPage, type SearchParams, type SearchResource } from "@fop/kit/search/keyset";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import {
   CATEGORY_COLUMNS,
   type CategoryRow,
@@ -35,13 +35,8 @@ const uniqueViolations = {
     ),
 };
 
-async function load(
-  em: EntityManager,
-  ctx: RequestContext,
-  id: string,
-  forUpdate: boolean,
-): Promise<Category> {
-  const found = isUuid(id) ? await findCategory(em, ctx.tenant, id, forUpdate) : undefined;
+async function load(db: Db, ctx: RequestContext, id: string, forUpdate: boolean): Promise<Category> {
+  const found = isUuid(id) ? await findCategory(db, ctx.tenant, id, forUpdate) : undefined;
   if (!found) throw notFound("category", id);
   return found;
 }
@@ -55,7 +50,7 @@ export async function listCategories(
   if (startAfterId && !isUuid(startAfterId)) {
     throw invalid("INVALID_ID", "startAfterId must be the id of an entity.", "startAfterId");
   }
-  return listCategoryRows(readEm(deps.orm), ctx.tenant, size, startAfterId);
+  return listCategoryRows(deps.db, ctx.tenant, size, startAfterId);
 }
 
 export async function createCategory(
@@ -66,7 +61,7 @@ export async function createCategory(
   const category = create(input, deps.newId(), deps.now());
   // The row and its event in one statement (no read first: no transaction round trips).
   await deps.outbox.write(
-    deps.orm,
+    deps.db,
     ctx,
     insertCategoryStatement(ctx.tenant, category, deps.defaultLocale),
     [categoryEvent("CREATED", category)],
@@ -76,7 +71,7 @@ export async function createCategory(
 }
 
 export async function getCategory(deps: CatalogDeps, ctx: RequestContext, id: string): Promise<Category> {
-  return load(readEm(deps.orm), ctx, id, false);
+  return load(deps.db, ctx, id, false);
 }
 
 export async function replaceCategory(
@@ -87,11 +82,11 @@ export async function replaceCategory(
   input: CategoryInput,
 ): Promise<Category> {
   return inTransaction(
-    deps.orm,
-    async (em) => {
-      const next = replace(await load(em, ctx, id, true), input, version, deps.now());
-      await updateCategory(em, ctx.tenant, next, deps.defaultLocale);
-      await deps.outbox.record(em, ctx, [categoryEvent("UPDATED", next)]);
+    deps.db,
+    async (tx) => {
+      const next = replace(await load(tx, ctx, id, true), input, version, deps.now());
+      await updateCategory(tx, ctx.tenant, next, deps.defaultLocale);
+      await deps.outbox.record(tx, ctx, [categoryEvent("UPDATED", next)]);
       return next;
     },
     uniqueViolations,
@@ -99,10 +94,10 @@ export async function replaceCategory(
 }
 
 export async function deleteCategory(deps: CatalogDeps, ctx: RequestContext, id: string): Promise<Category> {
-  return inTransaction(deps.orm, async (em) => {
-    const before = await load(em, ctx, id, true);
-    await deleteCategoryRow(em, ctx.tenant, id);
-    await deps.outbox.record(em, ctx, [categoryEvent("DELETED", before)]);
+  return inTransaction(deps.db, async (tx) => {
+    const before = await load(tx, ctx, id, true);
+    await deleteCategoryRow(tx, ctx.tenant, id);
+    await deps.outbox.record(tx, ctx, [categoryEvent("DELETED", before)]);
     return before;
   });
 }
@@ -112,7 +107,7 @@ export async function lookupCategoryId(
   ctx: RequestContext,
   tenantCategoryId: string,
 ): Promise<string> {
-  const id = await findCategoryId(readEm(deps.orm), ctx.tenant, tenantCategoryId);
+  const id = await findCategoryId(deps.db, ctx.tenant, tenantCategoryId);
   if (!id) throw notFound("category", `urn:fft:category:tenantCategoryId:${tenantCategoryId}`);
   return id;
 }
@@ -151,8 +146,7 @@ export async function searchCategories(
   ctx: RequestContext,
   params: SearchParams,
 ): Promise<SearchPage<Category>> {
-  const em = readEm(deps.orm);
-  const page = await runSearch(em, ctx.tenant, categorySearch, params, {
+  const page = await runSearch(deps.db, ctx.tenant, categorySearch, params, {
     cursors: deps.cursors,
     now: deps.now(),
   });

@@ -1,10 +1,10 @@
-import type { Orm } from "@fop/kit/db/orm";
+import type { SqlPool } from "@fop/kit/db/sql";
 import type { Outbox } from "@fop/kit/events/outbox";
 import type { CursorCodec } from "@fop/kit/search/cursor";
 
 /** What the catalog's use cases need; main.ts and tests build it. */
 export interface CatalogDeps {
-  orm: Orm;
+  db: SqlPool;
   outbox: Outbox;
   /** Signs and verifies search cursors. */
   cursors: CursorCodec;

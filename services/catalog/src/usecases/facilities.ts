@@ -1,16 +1,22 @@
 /** Facility use cases: the registry other services validate their facilityRefs against. */
-import type { JsonObject } from "@bufbuild/protobuf";
 import type { RequestContext } from "@fop/kit/context";
-import { query } from "@fop/kit/db/sql";
-import { inTransaction, readEm } from "@fop/kit/db/tx";
+import { type Db, query } from "@fop/kit/db/sql";
+import { inTransaction } from "@fop/kit/db/tx";
 import { conflict, invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { lookupTable } from "@fop/kit/lookup";
 import { startAfterCondition, startAfterOrder } from "@fop/kit/search/keyset";
 import { SqlBuilder } from "@fop/kit/search/sql-builder";
-import { LockMode } from "@mikro-orm/core";
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { FacilityEntity } from "../db/facility.entity.ts";
+import {
+  deleteFacilityRow,
+  FACILITY_COLUMNS,
+  type FacilityRow,
+  findFacility,
+  findFacilityId,
+  insertFacility,
+  toFacility,
+  updateFacility,
+} from "../db/facility.rows.ts";
 import { SCHEMA } from "../db/orm.ts";
 import {
   createFacility as create,
@@ -19,7 +25,6 @@ import {
   type FacilityInput,
   type FacilityStatus,
   type FacilityType,
-  type LocationType,
   modifyFacility as modify,
 } from "../domain/facility.ts";
 import { facilityEvent } from "../events/catalog.events.ts";
@@ -34,48 +39,8 @@ const uniqueViolations = {
     ),
 };
 
-export function toFacility(e: FacilityEntity): Facility {
-  return {
-    id: e.id,
-    version: e.version,
-    created: e.created,
-    lastModified: e.lastModified,
-    tenantFacilityId: e.tenantFacilityId ?? null,
-    name: e.name,
-    type: e.type as FacilityType,
-    status: e.status as FacilityStatus,
-    locationType: (e.locationType as LocationType | null) ?? null,
-    address: (e.address as JsonObject | null) ?? null,
-    customAttributes: (e.customAttributes as JsonObject | null) ?? null,
-    details: (e.details as JsonObject) ?? {},
-  };
-}
-
-function writeEntity(e: FacilityEntity, f: Facility): void {
-  e.lastModified = f.lastModified;
-  e.tenantFacilityId = f.tenantFacilityId;
-  e.name = f.name;
-  e.type = f.type;
-  e.status = f.status;
-  e.locationType = f.locationType;
-  e.address = f.address;
-  e.customAttributes = f.customAttributes;
-  e.details = f.details;
-}
-
-async function load(
-  em: EntityManager,
-  ctx: RequestContext,
-  id: string,
-  forUpdate: boolean,
-): Promise<FacilityEntity> {
-  const found = isUuid(id)
-    ? await em.findOne(
-        FacilityEntity,
-        { tenantId: ctx.tenant, id },
-        forUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
-      )
-    : null;
+async function load(db: Db, ctx: RequestContext, id: string, forUpdate: boolean): Promise<Facility> {
+  const found = isUuid(id) ? await findFacility(db, ctx.tenant, id, forUpdate) : undefined;
   if (!found) throw notFound("facility", id);
   return found;
 }
@@ -124,19 +89,18 @@ export async function listFacilities(deps: CatalogDeps, ctx: RequestContext, f: 
   }
   const counting = new SqlBuilder();
   const where = filter(counting);
-  const em = readEm(deps.orm);
   const order = startAfterOrder(key);
   const [rows, [count]] = await Promise.all([
-    query(em, {
-      text: `SELECT t.* FROM ${SCHEMA}.facility t WHERE ${page.join(" AND ")} ORDER BY ${order} LIMIT ${f.size}`,
+    query<FacilityRow>(deps.db, {
+      text: `SELECT ${FACILITY_COLUMNS} FROM ${SCHEMA}.facility t WHERE ${page.join(" AND ")} ORDER BY ${order} LIMIT ${f.size}`,
       params: b.params,
     }),
-    query<{ n: number }>(em, {
+    query<{ n: number }>(deps.db, {
       text: `SELECT count(*)::int AS n FROM ${SCHEMA}.facility t WHERE ${where}`,
       params: counting.params,
     }),
   ]);
-  return { facilities: rows.map((r) => toFacility(em.map(FacilityEntity, r))), total: count?.n ?? 0 };
+  return { facilities: rows.map(toFacility), total: count?.n ?? 0 };
 }
 
 export async function createFacility(
@@ -146,21 +110,10 @@ export async function createFacility(
 ): Promise<Facility> {
   const facility = create(input, deps.newId(), deps.now());
   return inTransaction(
-    deps.orm,
-    async (em) => {
-      const e = em.create(FacilityEntity, {
-        tenantId: ctx.tenant,
-        id: facility.id,
-        created: facility.created,
-        lastModified: facility.lastModified,
-        name: facility.name,
-        type: facility.type,
-        status: facility.status,
-        details: facility.details,
-      });
-      writeEntity(e, facility);
-      await em.flush();
-      await deps.outbox.record(em, ctx, [facilityEvent("CREATED", facility)]);
+    deps.db,
+    async (tx) => {
+      await insertFacility(tx, ctx.tenant, facility);
+      await deps.outbox.record(tx, ctx, [facilityEvent("CREATED", facility)]);
       return facility;
     },
     uniqueViolations,
@@ -168,7 +121,7 @@ export async function createFacility(
 }
 
 export async function getFacility(deps: CatalogDeps, ctx: RequestContext, id: string): Promise<Facility> {
-  return toFacility(await load(readEm(deps.orm), ctx, id, false));
+  return load(deps.db, ctx, id, false);
 }
 
 export async function modifyFacility(
@@ -179,26 +132,22 @@ export async function modifyFacility(
   change: FacilityChange,
 ): Promise<Facility> {
   return inTransaction(
-    deps.orm,
-    async (em) => {
-      const e = await load(em, ctx, id, true);
-      writeEntity(e, modify(toFacility(e), change, version, deps.now()));
-      await em.flush();
-      const saved = toFacility(e);
-      await deps.outbox.record(em, ctx, [facilityEvent("UPDATED", saved)]);
-      return saved;
+    deps.db,
+    async (tx) => {
+      const next = modify(await load(tx, ctx, id, true), change, version, deps.now());
+      await updateFacility(tx, ctx.tenant, next);
+      await deps.outbox.record(tx, ctx, [facilityEvent("UPDATED", next)]);
+      return next;
     },
     uniqueViolations,
   );
 }
 
 export async function deleteFacility(deps: CatalogDeps, ctx: RequestContext, id: string): Promise<Facility> {
-  return inTransaction(deps.orm, async (em) => {
-    const e = await load(em, ctx, id, true);
-    const before = toFacility(e);
-    em.remove(e);
-    await em.flush();
-    await deps.outbox.record(em, ctx, [facilityEvent("DELETED", before)]);
+  return inTransaction(deps.db, async (tx) => {
+    const before = await load(tx, ctx, id, true);
+    await deleteFacilityRow(tx, ctx.tenant, id);
+    await deps.outbox.record(tx, ctx, [facilityEvent("DELETED", before)]);
     return before;
   });
 }
@@ -208,11 +157,7 @@ export async function lookupFacilityId(
   ctx: RequestContext,
   tenantFacilityId: string,
 ): Promise<string> {
-  const e = await readEm(deps.orm).findOne(
-    FacilityEntity,
-    { tenantId: ctx.tenant, tenantFacilityId },
-    { fields: ["id"] },
-  );
-  if (!e) throw notFound("facility", `urn:fft:facility:tenantFacilityId:${tenantFacilityId}`);
-  return e.id;
+  const id = await findFacilityId(deps.db, ctx.tenant, tenantFacilityId);
+  if (!id) throw notFound("facility", `urn:fft:facility:tenantFacilityId:${tenantFacilityId}`);
+  return id;
 }

@@ -1,19 +1,78 @@
 /**
- * Parameterised SQL through the ORM's own pool (and its transaction, when the entity manager is in
- * one). MikroORM's `execute` inlines parameters into the SQL text; this sends them as real bind
- * parameters ($1, $2, ...) instead.
+ * The one way services run SQL: parameterised statements ($1, $2, ...) straight on node-postgres,
+ * on the service's pool (each statement autocommitted) or inside one transaction (db/tx.ts).
+ * MikroORM only runs the migrations.
+ *
+ * A statement whose text never changes can be `prepare`d: it is then parsed and planned once per
+ * connection (a named statement, its name derived from the text) instead of on every call, which
+ * for our short statements is most of what Postgres spends on them. Texts built per request (search
+ * filters) stay unnamed, so the per-connection statement cache stays bounded.
  */
-import type { EntityManager } from "@mikro-orm/postgresql";
-import { CompiledQuery, type Kysely } from "kysely";
+import { createHash } from "node:crypto";
+import pg from "pg";
 
 export interface Sql {
   text: string;
   params: unknown[];
+  /** The text is fixed (a constant): prepare it once per connection. */
+  prepare?: boolean;
 }
 
-export async function query<R = Record<string, unknown>>(em: EntityManager, sql: Sql): Promise<R[]> {
-  // biome-ignore lint/suspicious/noExplicitAny: the ORM's kysely client is untyped here
-  const runner = (em.getTransactionContext<Kysely<any>>() ?? em.getConnection().getClient()) as Kysely<any>;
-  const res = await runner.executeQuery<R>(CompiledQuery.raw(sql.text, sql.params));
-  return res.rows as R[];
+/** Where statements run: the pool (autocommitted, one by one) or a transaction's connection. */
+export interface Db {
+  query<R = Record<string, unknown>>(sql: Sql): Promise<R[]>;
+}
+
+/** The service's pool: a {@link Db} whose statements each commit on their own. */
+export interface SqlPool extends Db {
+  readonly pool: pg.Pool;
+  end(): Promise<void>;
+}
+
+const names = new Map<string, string>();
+
+/**
+ * The statement name of a prepared text, the same on every connection and process: its operation
+ * (what tracing names the DB span after, e.g. `pg.query:SELECT_1f0c...`) and a hash of the text.
+ */
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? "SQL";
+    name = `${operation}_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+const toConfig = (sql: Sql): pg.QueryConfig =>
+  sql.prepare
+    ? { name: statementName(sql.text), text: sql.text, values: sql.params }
+    : { text: sql.text, values: sql.params };
+
+/** A {@link Db} over a pool or one checked-out connection. */
+export function dbOf(target: pg.Pool | pg.PoolClient): Db {
+  return {
+    async query<R>(sql: Sql): Promise<R[]> {
+      return (await target.query(toConfig(sql))).rows as R[];
+    },
+  };
+}
+
+/** Runs `sql` on `db` (a pool or a transaction). */
+export function query<R = Record<string, unknown>>(db: Db, sql: Sql): Promise<R[]> {
+  return db.query<R>(sql);
+}
+
+/** The service's pool on `url` (its own role), at most `max` connections. */
+export function createSqlPool(url: string, opts: { max: number; applicationName?: string }): SqlPool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max,
+    application_name: opts.applicationName,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle connection the server dropped (restart, failover) is replaced; say nothing louder.
+  pool.on("error", () => {});
+  return { ...dbOf(pool), pool, end: () => pool.end() };
 }

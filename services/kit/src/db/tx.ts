@@ -1,13 +1,12 @@
 /**
- * One unit of work = one transaction on a fresh entity manager. Database errors that mean something
- * to a caller (a taken unique identifier, a lost optimistic-lock race) become AppErrors here, in one
- * place.
+ * One unit of work = one transaction on one connection. Database errors that mean something
+ * to a caller (a taken unique identifier, a value Postgres cannot store, a passed deadline) become
+ * AppErrors here, in one place.
  */
-import { OptimisticLockError, UniqueConstraintViolationException } from "@mikro-orm/core";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import type pg from "pg";
 import { checkDeadline, DEADLINE_SQLSTATE, deadlineExceeded } from "../deadline.ts";
 import { AppError, isAppError } from "../errors.ts";
-import type { Orm } from "./orm.ts";
+import { type Db, dbOf, type SqlPool } from "./sql.ts";
 
 /** Maps a unique index name to the error its violation means (e.g. a taken tenant identifier). */
 export type UniqueViolations = Readonly<Record<string, () => AppError>>;
@@ -26,14 +25,7 @@ export function translateDbError(err: unknown, unique: UniqueViolations = {}): u
       description: "A value in the request cannot be stored or compared.",
     });
   }
-  if (err instanceof OptimisticLockError) {
-    return new AppError("version_conflict", {
-      code: "VERSION_CONFLICT",
-      description: "The entity was changed by another request at the same time; read it again and retry.",
-    });
-  }
-  // The ORM's exception, or Postgres' own unique_violation from a plain SQL statement.
-  if (err instanceof UniqueConstraintViolationException || state === "23505") {
+  if (state === "23505") {
     const constraint = (err as { constraint?: string }).constraint ?? "";
     const known = unique[constraint];
     if (known) return known();
@@ -46,26 +38,36 @@ export function translateDbError(err: unknown, unique: UniqueViolations = {}): u
 }
 
 /**
- * Runs `fn` in a transaction on a fresh fork of the ORM's entity manager. Inside an RPC the call's
+ * Runs `fn` in a transaction on one connection of the service's pool. Inside an RPC the call's
  * deadline is checked before the transaction begins and again before it commits (deadline.ts): past
- * it, nothing is written and the caller gets `DEADLINE_EXCEEDED` (a retry is safe).
+ * it, nothing is written and the caller gets `DEADLINE_EXCEEDED` (a retry is safe). Database
+ * errors that mean something to the caller are translated ({@link translateDbError}).
  */
 export async function inTransaction<T>(
-  orm: Orm,
-  fn: (em: EntityManager) => Promise<T>,
+  db: SqlPool,
+  fn: (tx: Db) => Promise<T>,
   unique: UniqueViolations = {},
 ): Promise<T> {
+  checkDeadline();
+  let client: pg.PoolClient;
   try {
-    checkDeadline();
-    return await (orm.em.fork() as EntityManager).transactional(async (em) => {
-      const result = await fn(em);
-      checkDeadline(); // throwing here rolls the transaction back
-      return result;
-    });
+    client = await db.pool.connect();
   } catch (err) {
     throw translateDbError(err, unique);
   }
+  let broken: Error | undefined;
+  try {
+    await client.query("begin");
+    const result = await fn(dbOf(client));
+    checkDeadline(); // throwing here rolls the transaction back
+    await client.query("commit");
+    return result;
+  } catch (err) {
+    await client.query("rollback").catch((e: Error) => {
+      broken = e; // the connection is unusable: the pool drops it
+    });
+    throw translateDbError(err, unique);
+  } finally {
+    client.release(broken);
+  }
 }
-
-/** A fresh entity manager for reads outside a transaction. */
-export const readEm = (orm: Orm): EntityManager => orm.em.fork() as EntityManager;

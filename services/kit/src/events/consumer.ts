@@ -6,7 +6,7 @@
  * from the headers: each message has its own consume span.
  *
  * Two ways to apply events:
- * - `handle(em, event)`: any logic, one transaction per event (inbox row, handler, commit).
+ * - `handle(tx, event)`: any logic, one transaction per event (inbox row, handler, commit).
  * - `batch`: the messages that arrive together (up to `batch.size`) are applied by ONE
  *   autocommitted statement: the inbox insert as a CTE `fresh(event_id)` (the ids of the batch not
  *   processed before) followed by the handler's statement, which leaves out events not in `fresh`.
@@ -18,12 +18,10 @@
  * (mode `batch`, or `single` for the one-by-one retry) show what happens.
  */
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { AckPolicy, DeliverPolicy, type JsMsg } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
-import type { Orm } from "../db/orm.ts";
-import { query, type Sql } from "../db/sql.ts";
-import { inTransaction, readEm, translateDbError } from "../db/tx.ts";
+import { type Db, query, type Sql, type SqlPool } from "../db/sql.ts";
+import { inTransaction, translateDbError } from "../db/tx.ts";
 import { isAppError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
@@ -48,7 +46,7 @@ export interface ConsumerOptions {
   /** Event types to receive (default: every event). */
   types?: string[];
   /** Runs in the transaction that also records the event id in the inbox. */
-  handle?: (em: EntityManager, event: EventEnvelope) => Promise<void>;
+  handle?: (tx: Db, event: EventEnvelope) => Promise<void>;
   /** Applies events a batch at a time with one statement (see the module comment). */
   batch?: BatchHandler;
   /** Messages (with `batch`: batches) processed at once (default 8). */
@@ -72,7 +70,7 @@ export interface BatchHandler {
 }
 
 export interface ConsumerDeps {
-  orm: Orm;
+  db: SqlPool;
   nats: Nats;
   logger: Logger;
   /** Where the consumer's counters go (the service's /metrics). */
@@ -85,7 +83,7 @@ export interface ConsumerDeps {
 export const nakDelay = (deliveries: number) => Math.min(30_000, 500 * 2 ** Math.max(0, deliveries - 1));
 
 export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker {
-  const { orm, nats, logger, schema } = deps;
+  const { db, nats, logger, schema } = deps;
   if (!opts.handle === !opts.batch) throw new Error("a consumer takes handle or batch");
   const batchSize = opts.batch ? (opts.batch.size ?? 64) : 1;
   const events = deps.metrics
@@ -145,20 +143,18 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
       { consumer: opts.name, subject: m.subject, eventId, deliveries: m.info.deliveryCount, error },
       "event dead-lettered",
     );
-    await inTransaction(orm, (em) =>
-      query(em, {
-        text: `insert into ${schema}.dead_letter (id, consumer, event_id, subject, payload, error, deliveries) values ($1, $2, $3, $4, $5, $6, $7)`,
-        params: [
-          newId(),
-          opts.name,
-          eventId ?? null,
-          m.subject,
-          Buffer.from(m.data),
-          error.slice(0, 4000),
-          m.info.deliveryCount,
-        ],
-      }),
-    );
+    await query(db, {
+      text: `insert into ${schema}.dead_letter (id, consumer, event_id, subject, payload, error, deliveries) values ($1, $2, $3, $4, $5, $6, $7)`,
+      params: [
+        newId(),
+        opts.name,
+        eventId ?? null,
+        m.subject,
+        Buffer.from(m.data),
+        error.slice(0, 4000),
+        m.info.deliveryCount,
+      ],
+    });
     m.term(error.slice(0, 200));
   }
 
@@ -216,13 +212,13 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
     const { span, context } = consumeSpan(m, event.id);
     try {
       await otelContext.with(context, () =>
-        inTransaction(orm, async (em) => {
-          const fresh = await query(em, {
+        inTransaction(db, async (tx) => {
+          const fresh = await query(tx, {
             text: `insert into ${schema}.inbox (consumer, event_id) values ($1, $2) on conflict do nothing returning 1 as ok`,
             params: [opts.name, event.id],
           });
           if (fresh.length === 0) return; // processed before: acknowledge again, do nothing
-          await opts.handle!(em, event);
+          await opts.handle!(tx, event);
         }),
       );
       m.ack();
@@ -244,7 +240,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
     const own = stmt.text.replace(/^\s*with\s/i, "");
     const text = own === stmt.text ? `with ${inbox} ${own}` : `with ${inbox}, ${own}`;
     try {
-      await query(readEm(orm), { text, params: [...stmt.params, opts.name, batch.map((e) => e.id)] });
+      await query(db, { text, params: [...stmt.params, opts.name, batch.map((e) => e.id)] });
     } catch (err) {
       throw translateDbError(err);
     }
@@ -334,12 +330,10 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
   async function prune(): Promise<void> {
     if (Date.now() - lastPrune < 3600_000) return;
     lastPrune = Date.now();
-    await inTransaction(orm, (em) =>
-      query(em, {
-        text: `delete from ${schema}.inbox where consumer = $1 and processed_at < clock_timestamp() - interval '14 days'`,
-        params: [opts.name],
-      }),
-    );
+    await query(db, {
+      text: `delete from ${schema}.inbox where consumer = $1 and processed_at < clock_timestamp() - interval '14 days'`,
+      params: [opts.name],
+    });
   }
 
   async function run(): Promise<void> {
@@ -407,22 +401,22 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
 }
 
 /** Dead letters of a consumer, newest first (for operators and tests). */
-export async function listDeadLetters(em: EntityManager, schema: string, consumer: string) {
+export async function listDeadLetters(db: Db, schema: string, consumer: string) {
   return query<{
     event_id: string | null;
     subject: string;
     error: string;
     deliveries: number;
     failed_at: Date;
-  }>(em, {
+  }>(db, {
     text: `select event_id, subject, error, deliveries, failed_at from ${schema}.dead_letter where consumer = $1 order by failed_at desc limit 100`,
     params: [consumer],
   });
 }
 
 /** Every consumer's dead letters in `schema`, newest first (the admin port's /dead-letters). */
-export async function listAllDeadLetters(em: EntityManager, schema: string) {
-  return query(em, {
+export async function listAllDeadLetters(db: Db, schema: string) {
+  return query(db, {
     text: `select consumer, event_id, subject, error, deliveries, failed_at from ${schema}.dead_letter order by failed_at desc limit 100`,
     params: [],
   });

@@ -5,12 +5,10 @@
  * them after a retention period. LISTEN/NOTIFY wakes the relay at commit; polling is the fallback.
  * Several relays (replicas) can run on one outbox: rows are claimed with FOR UPDATE SKIP LOCKED.
  */
-import type { EntityManager } from "@mikro-orm/postgresql";
 import pg from "pg";
 import type { RequestContext } from "../context.ts";
-import type { Orm } from "../db/orm.ts";
-import { query, type Sql } from "../db/sql.ts";
-import { readEm, translateDbError, type UniqueViolations } from "../db/tx.ts";
+import { type Db, query, type Sql } from "../db/sql.ts";
+import { translateDbError, type UniqueViolations } from "../db/tx.ts";
 import { checkDeadline, currentCall, DEADLINE_SETTING } from "../deadline.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
@@ -44,14 +42,14 @@ export class Outbox {
   }
 
   /**
-   * Writes the events to the outbox in `em`'s transaction (call inside the use case's transaction)
+   * Writes the events to the outbox in `tx`'s transaction (call inside the use case's transaction)
    * and notifies the relay, which hears it at commit: one statement, one round trip, for any number
    * of events.
    */
-  async record(em: EntityManager, ctx: RequestContext, events: DomainEvent[]): Promise<string[]> {
+  async record(tx: Db, ctx: RequestContext, events: DomainEvent[]): Promise<string[]> {
     if (events.length === 0) return [];
     const { sql, ids } = this.compose(ctx, undefined, events);
-    await query(em, sql);
+    await query(tx, sql);
     return ids;
   }
 
@@ -63,7 +61,7 @@ export class Outbox {
    * trigger, again when the statement commits (after any lock wait): past it, nothing is written.
    */
   async write(
-    orm: Orm,
+    db: Db,
     ctx: RequestContext,
     write: Sql,
     events: DomainEvent[],
@@ -72,7 +70,7 @@ export class Outbox {
     checkDeadline();
     const { sql, ids } = this.compose(ctx, write, events);
     try {
-      await query(readEm(orm), sql);
+      await query(db, sql);
     } catch (err) {
       throw translateDbError(err, unique);
     }
@@ -112,7 +110,12 @@ export class Outbox {
         ? ""
         : `, set_config('${DEADLINE_SETTING}', ${b.param(String(deadline), "text")}, true)`;
     return {
-      sql: { text: `with ${ctes.join(", ")} select ${notify}${guard}`, params: b.params },
+      // Its text follows from the write's and the guard's presence: prepared if the write's is.
+      sql: {
+        text: `with ${ctes.join(", ")} select ${notify}${guard}`,
+        params: b.params,
+        prepare: write?.prepare ?? true,
+      },
       ids: envelopes.map((x) => x.envelope.id),
     };
   }
@@ -147,15 +150,23 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   const pollMs = opts.pollMs ?? 1000;
   const batchSize = opts.batchSize ?? 200;
   const retentionMs = opts.retentionMs ?? 24 * 3600_000;
-  const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
+  // Its commits do not wait for the WAL flush (see drainOnce), for every statement of its own.
+  const pool = new pg.Pool({
+    connectionString: opts.databaseUrl,
+    max: 2,
+    options: "-c synchronous_commit=off",
+  });
+  pool.on("error", () => {}); // an idle connection lost: the pool replaces it
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new Error(`bad batch size ${batchSize}`);
-  // Several statements in one message (simple query protocol: no bind parameters, so the batch
-  // size, a checked integer, is written into the text).
-  const claimSql = `begin; set local synchronous_commit to off;
-    update ${outbox.schema}.outbox o set published_at = clock_timestamp()
-    where o.id in (select id from ${outbox.schema}.outbox where published_at is null
-                   order by created, id limit ${batchSize} for update skip locked)
-    returning o.id, o.subject, o.payload, o.headers, o.created`;
+  /** Marks the oldest pending rows published and returns them (prepared: planned once). */
+  const claim = {
+    name: `outbox_claim_${outbox.schema}`,
+    text: `update ${outbox.schema}.outbox o set published_at = clock_timestamp()
+      where o.id in (select id from ${outbox.schema}.outbox where published_at is null
+                     order by created, id limit $1 for update skip locked)
+      returning o.id, o.subject, o.payload, o.headers, o.created`,
+    values: [batchSize],
+  };
   let listener: pg.Client | undefined;
   let running = false;
   let wake: (() => void) | undefined;
@@ -230,17 +241,17 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   }
 
   /**
-   * Publishes one batch of pending rows; returns how many. BEGIN and the claim travel as one message
-   * (the claim marks the rows published); the transaction commits only after every publish was
-   * acknowledged, and a failure rolls the marks back. Its commit does not wait for the WAL flush
+   * Publishes one batch of pending rows; returns how many. The claim marks the rows published and
+   * locks them; the transaction commits only after every publish was acknowledged, and a failure
+   * rolls the marks back. Its commit does not wait for the WAL flush
    * (synchronous_commit off): if Postgres lost a mark in a crash, the event would be published again,
    * which JetStream drops as a duplicate of its event id and consumers' inboxes absorb anyway.
    */
   async function drainOnce(): Promise<number> {
     const client = await pool.connect();
     try {
-      const results = (await client.query(claimSql)) as unknown as pg.QueryResult<Row>[];
-      const rows = results[results.length - 1]!.rows;
+      await client.query("begin");
+      const { rows } = await client.query<Row>(claim);
       // In the order they were written (RETURNING has none).
       rows.sort((a, b) => a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : 1));
       if (rows.length) await publish(rows);

@@ -1,4 +1,5 @@
 import http2 from "node:http2";
+import net from "node:net";
 import { gzipSync } from "node:zlib";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
@@ -81,6 +82,15 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const clients: [string, Transport | "kit"][] = [];
+
+/** A port nothing listens on: the kernel's pick for a listener that is closed again at once. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 describe("unary Connect calls over h2c", () => {
   beforeAll(() => {
@@ -236,7 +246,7 @@ describe("unary Connect calls over h2c", () => {
   });
 
   it("an unreachable server is Unavailable; a later call after it comes up succeeds", async () => {
-    const port = rpcPort(server) + 1; // nothing listens there (almost surely)
+    const port = await freePort(); // nothing listens there now
     const lean = createRpcClient(CatalogService, `http://127.0.0.1:${port}`);
     const err = ConnectError.from(await lean.getCategory({ id: "x" }, callOptions(ctx)).catch((e) => e));
     expect(err.code).toBe(Code.Unavailable);

@@ -5,9 +5,8 @@
  * directions.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { parseInstant } from "../datetime.ts";
-import { query as runSql } from "../db/sql.ts";
+import { type Db, query as runSql } from "../db/sql.ts";
 import { invalid } from "../errors.ts";
 import { isUuid } from "../ids.ts";
 import type { CursorCodec, CursorData } from "./cursor.ts";
@@ -167,7 +166,7 @@ export interface SearchOptions {
 
 /** Translates and runs one search page for `tenant`; rows come back as selected (plus no extras). */
 export async function runSearch<R extends Record<string, unknown>>(
-  em: EntityManager,
+  db: Db,
   tenant: string,
   res: SearchResource,
   p: SearchParams,
@@ -201,8 +200,8 @@ export async function runSearch<R extends Record<string, unknown>>(
   const text = `SELECT ${res.select}, ${sort.spec.expr} AS ${SORT_VALUE} FROM ${res.table} t WHERE ${conditions.join(" AND ")} ORDER BY ${orderBy} LIMIT ${limit + 1}`;
 
   const [rows, total] = await Promise.all([
-    withRegexErrors(() => runSql<R>(em, { text, params: b.params })),
-    p.withTotal ? countMatches(em, tenant, res, p, now) : Promise.resolve(undefined),
+    withRegexErrors(() => runSql<R>(db, { text, params: b.params })),
+    p.withTotal ? countMatches(db, tenant, res, p, now) : Promise.resolve(undefined),
   ]);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
@@ -226,16 +225,10 @@ export async function runSearch<R extends Record<string, unknown>>(
   return total === undefined ? { rows: page, pageInfo } : { rows: page, pageInfo, total };
 }
 
-async function countMatches(
-  em: EntityManager,
-  tenant: string,
-  res: SearchResource,
-  p: SearchParams,
-  now: Date,
-) {
+async function countMatches(db: Db, tenant: string, res: SearchResource, p: SearchParams, now: Date) {
   const b = new SqlBuilder();
   const text = `SELECT count(*)::int AS n FROM ${res.table} t WHERE t.tenant_id = ${b.param(tenant, "text")} AND ${translateQuery(p.query, res.fields, b, now)}`;
-  const [row] = await withRegexErrors(() => runSql<{ n: number }>(em, { text, params: b.params }));
+  const [row] = await withRegexErrors(() => runSql<{ n: number }>(db, { text, params: b.params }));
   return row?.n ?? 0;
 }
 

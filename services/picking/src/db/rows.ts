@@ -2,8 +2,7 @@
  * Reading and writing pick job / pick run rows. A row is the document plus columns derived from it
  * (`jobColumns`), recomputed on every write so filters and sorts never drift from the document.
  */
-import { query, type Sql } from "@fop/kit/db/sql";
-import type { EntityManager } from "@mikro-orm/postgresql";
+import { type Db, query, type Sql } from "@fop/kit/db/sql";
 import type { JsonObject, PickJob, PickRun, RunLineSource } from "../domain/types.ts";
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
@@ -120,26 +119,29 @@ export function insertJobStatement(tenant: string, job: PickJob): Sql {
       JSON.stringify(job),
       ...columnValues(job),
     ],
+    prepare: true,
   };
 }
 
 /** Writes a changed job; the caller holds the row lock (loadJob with forUpdate). */
-export async function updateJob(em: EntityManager, tenant: string, job: PickJob): Promise<void> {
-  await query(em, {
+export async function updateJob(db: Db, tenant: string, job: PickJob): Promise<void> {
+  await query(db, {
     text: UPDATE_JOB,
     params: [tenant, job.id, job.version, job.lastModified, JSON.stringify(job), ...columnValues(job)],
+    prepare: true,
   });
 }
 
 export async function loadJob(
-  em: EntityManager,
+  db: Db,
   tenant: string,
   id: string,
   forUpdate: boolean,
 ): Promise<PickJob | undefined> {
-  const rows = await query<{ doc: PickJob }>(em, {
+  const rows = await query<{ doc: PickJob }>(db, {
     text: `select doc from pick_job where tenant_id = $1 and id = $2::uuid${forUpdate ? " for update" : ""}`,
     params: [tenant, id],
+    prepare: true,
   });
   return rows[0]?.doc;
 }
@@ -154,35 +156,37 @@ export interface StoredDocument {
 
 /** A job's document as JSON text (a read: nothing parses or re-serializes it). */
 export async function loadJobDocument(
-  em: EntityManager,
+  db: Db,
   tenant: string,
   id: string,
 ): Promise<StoredDocument | undefined> {
-  const rows = await query<StoredDocument>(em, {
+  const rows = await query<StoredDocument>(db, {
     text: "select id, version, status, doc::text as json from pick_job where tenant_id = $1 and id = $2::uuid",
     params: [tenant, id],
+    prepare: true,
   });
   return rows[0];
 }
 
 /** Several jobs, locked in id order (so concurrent runs over overlapping jobs cannot deadlock). */
 export async function loadJobs(
-  em: EntityManager,
+  db: Db,
   tenant: string,
   ids: string[],
   forUpdate: boolean,
 ): Promise<PickJob[]> {
   if (ids.length === 0) return [];
-  const rows = await query<{ doc: PickJob }>(em, {
+  const rows = await query<{ doc: PickJob }>(db, {
     text: `select doc from pick_job where tenant_id = $1 and id = any($2::uuid[]) order by id${forUpdate ? " for update" : ""}`,
     params: [tenant, ids],
+    prepare: true,
   });
   return rows.map((r) => r.doc);
 }
 
-export async function insertRun(em: EntityManager, tenant: string, run: PickRun): Promise<void> {
+export async function insertRun(db: Db, tenant: string, run: PickRun): Promise<void> {
   const { lineSources, ...doc } = run;
-  await query(em, {
+  await query(db, {
     text: `insert into pick_run (tenant_id, id, version, created, last_modified, status, facility_ref, doc, line_sources)
            values ($1, $2::uuid, $3, $4::timestamptz, $5::timestamptz, $6, $7, $8::jsonb, $9::jsonb)`,
     params: [
@@ -196,12 +200,13 @@ export async function insertRun(em: EntityManager, tenant: string, run: PickRun)
       JSON.stringify(doc),
       JSON.stringify(lineSources),
     ],
+    prepare: true,
   });
 }
 
-export async function updateRun(em: EntityManager, tenant: string, run: PickRun): Promise<void> {
+export async function updateRun(db: Db, tenant: string, run: PickRun): Promise<void> {
   const { lineSources, ...doc } = run;
-  await query(em, {
+  await query(db, {
     text: `update pick_run set version = $3, last_modified = $4::timestamptz, status = $5, doc = $6::jsonb,
              line_sources = $7::jsonb
            where tenant_id = $1 and id = $2::uuid`,
@@ -214,11 +219,12 @@ export async function updateRun(em: EntityManager, tenant: string, run: PickRun)
       JSON.stringify(doc),
       JSON.stringify(lineSources),
     ],
+    prepare: true,
   });
 }
 
 export async function loadRun(
-  em: EntityManager,
+  db: Db,
   tenant: string,
   id: string,
   forUpdate: boolean,
@@ -226,9 +232,10 @@ export async function loadRun(
   const rows = await query<{
     doc: Omit<PickRun, "lineSources">;
     line_sources: Record<string, RunLineSource[]>;
-  }>(em, {
+  }>(db, {
     text: `select doc, line_sources from pick_run where tenant_id = $1 and id = $2::uuid${forUpdate ? " for update" : ""}`,
     params: [tenant, id],
+    prepare: true,
   });
   const row = rows[0];
   return row ? { ...row.doc, lineSources: row.line_sources } : undefined;

@@ -1,5 +1,5 @@
 import type { RequestContext } from "@fop/kit/context";
-import type { Orm } from "@fop/kit/db/orm";
+import type { SqlPool } from "@fop/kit/db/sql";
 import type { Outbox } from "@fop/kit/events/outbox";
 import type { CursorCodec } from "@fop/kit/search/cursor";
 import type { DocumentRenderer } from "../documents/renderer.ts";
@@ -11,7 +11,7 @@ export interface Facilities {
 
 /** What the picking use cases need; service.ts and tests build it. */
 export interface PickingDeps {
-  orm: Orm;
+  db: SqlPool;
   outbox: Outbox;
   facilities: Facilities;
   /** Signs and verifies search cursors. */

@@ -1,8 +1,9 @@
 /** Pick job use cases: each is one transaction (or one read) scoped to the caller's tenant. */
 import type { RequestContext } from "@fop/kit/context";
 import { requireInstant } from "@fop/kit/datetime";
+import type { Db } from "@fop/kit/db/sql";
 import { query } from "@fop/kit/db/sql";
-import { inTransaction, readEm } from "@fop/kit/db/tx";
+import { inTransaction } from "@fop/kit/db/tx";
 import { AppError, invalid, notFound, versionConflict } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { lookupTable } from "@fop/kit/lookup";
@@ -14,7 +15,6 @@ import {
   startAfterOrder,
 } from "@fop/kit/search/keyset";
 import { SqlBuilder } from "@fop/kit/search/sql-builder";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { SCHEMA } from "../db/orm.ts";
 import { insertJobStatement, loadJob, loadJobDocument, type StoredDocument, updateJob } from "../db/rows.ts";
 import { TARGET_TIME_KEY } from "../db/sort-keys.ts";
@@ -36,12 +36,12 @@ export function actionContext(deps: PickingDeps, ctx: RequestContext): ActionCon
 }
 
 export async function requireJob(
-  em: EntityManager,
+  db: Db,
   ctx: RequestContext,
   id: string,
   forUpdate: boolean,
 ): Promise<PickJob> {
-  const job = isUuid(id) ? await loadJob(em, ctx.tenant, id, forUpdate) : undefined;
+  const job = isUuid(id) ? await loadJob(db, ctx.tenant, id, forUpdate) : undefined;
   if (!job) throw notFound("pick job", id);
   return job;
 }
@@ -61,14 +61,14 @@ export async function createPickJob(
   }
   const job = create(body, { ...actionContext(deps, ctx), id: deps.newId(), shortId: deps.newShortId() });
   // The row and its event in one statement (no read first: no transaction round trips).
-  await deps.outbox.write(deps.orm, ctx, insertJobStatement(ctx.tenant, job), [
+  await deps.outbox.write(deps.db, ctx, insertJobStatement(ctx.tenant, job), [
     pickJobEvent("PICK_JOB_CREATED", job),
   ]);
   return job;
 }
 
 export async function getPickJob(deps: PickingDeps, ctx: RequestContext, id: string): Promise<PickJob> {
-  return requireJob(readEm(deps.orm), ctx, id, false);
+  return requireJob(deps.db, ctx, id, false);
 }
 
 /** GET /api/pickjobs/{id}: the stored document as it is (no parse, no re-serialization). */
@@ -77,7 +77,7 @@ export async function readPickJob(
   ctx: RequestContext,
   id: string,
 ): Promise<StoredDocument> {
-  const doc = isUuid(id) ? await loadJobDocument(readEm(deps.orm), ctx.tenant, id) : undefined;
+  const doc = isUuid(id) ? await loadJobDocument(deps.db, ctx.tenant, id) : undefined;
   if (!doc) throw notFound("pick job", id);
   return doc;
 }
@@ -104,13 +104,13 @@ export async function pickJobAction(
   if (typeof action.name === "string" && Object.hasOwn(INTERNAL_ACTIONS, action.name)) {
     throw invalid("UNKNOWN_ACTION", `Unknown action ${JSON.stringify(action.name)}.`, "/name");
   }
-  return inTransaction(deps.orm, async (em) => {
-    const job = await requireJob(em, ctx, id, true);
+  return inTransaction(deps.db, async (db) => {
+    const job = await requireJob(db, ctx, id, true);
     checkVersion("pick job", job, action.version);
     const result = applyPickJobAction(job, action, actionContext(deps, ctx));
     const next = result.job;
-    await updateJob(em, ctx.tenant, next);
-    await deps.outbox.record(em, ctx, [pickJobEvent(result.event, next)]);
+    await updateJob(db, ctx.tenant, next);
+    await deps.outbox.record(db, ctx, [pickJobEvent(result.event, next)]);
     return next;
   });
 }
@@ -123,15 +123,15 @@ export async function patchPickJob(
   version: number,
   actions: JsonObject[],
 ): Promise<PickJob> {
-  return inTransaction(deps.orm, async (em) => {
-    const job = await requireJob(em, ctx, id, true);
+  return inTransaction(deps.db, async (db) => {
+    const job = await requireJob(db, ctx, id, true);
     checkVersion("pick job", job, version);
     const result = applyPickJobPatch(job, actions, actionContext(deps, ctx));
     const next = result.job;
-    await updateJob(em, ctx.tenant, next);
+    await updateJob(db, ctx.tenant, next);
     const events = result.events.length > 0 ? result.events : ["PICK_JOB_UPDATED"];
     await deps.outbox.record(
-      em,
+      db,
       ctx,
       events.map((e) => pickJobEvent(e, next)),
     );
@@ -144,7 +144,7 @@ export async function searchPickJobs(
   ctx: RequestContext,
   params: SearchParams,
 ): Promise<SearchPage<string>> {
-  const page = await runSearch<{ json: string }>(readEm(deps.orm), ctx.tenant, pickJobSearch, params, {
+  const page = await runSearch<{ json: string }>(deps.db, ctx.tenant, pickJobSearch, params, {
     cursors: deps.cursors,
     now: deps.now(),
   });
@@ -310,13 +310,13 @@ export async function listPickJobs(
       }),
     );
   }
-  const em = readEm(deps.orm);
+  const db = deps.db;
   const [rows, count] = await Promise.all([
-    query<{ doc: PickJob }>(em, {
+    query<{ doc: PickJob }>(db, {
       text: `select t.doc from ${SCHEMA}.pick_job t where ${paged.join(" and ")} order by ${startAfterOrder(key, desc)} limit ${b.param(f.size, "int")}`,
       params: b.params,
     }),
-    query<{ n: number }>(em, {
+    query<{ n: number }>(db, {
       text: `select count(*)::int as n from ${SCHEMA}.pick_job t where ${filter}`,
       params: countParams,
     }),

@@ -5,11 +5,11 @@
  * state the job's own rules forbid.
  */
 import type { RequestContext } from "@fop/kit/context";
-import { inTransaction, readEm } from "@fop/kit/db/tx";
+import type { Db } from "@fop/kit/db/sql";
+import { inTransaction } from "@fop/kit/db/tx";
 import { notFound } from "@fop/kit/errors";
 import type { DomainEvent } from "@fop/kit/events/envelope";
 import { isUuid } from "@fop/kit/ids";
-import type { EntityManager } from "@mikro-orm/postgresql";
 import { insertRun, loadJobs, loadRun, updateJob, updateRun } from "../db/rows.ts";
 import { applyPickJobAction } from "../domain/lifecycle.ts";
 import {
@@ -25,15 +25,15 @@ import { pickJobEvent, pickRunEvent } from "../events/picking.events.ts";
 import type { PickingDeps } from "./deps.ts";
 import { actionContext, checkVersion } from "./pickjobs.ts";
 
-async function requireRun(em: EntityManager, ctx: RequestContext, id: string, forUpdate: boolean) {
-  const run = isUuid(id) ? await loadRun(em, ctx.tenant, id, forUpdate) : undefined;
+async function requireRun(db: Db, ctx: RequestContext, id: string, forUpdate: boolean) {
+  const run = isUuid(id) ? await loadRun(db, ctx.tenant, id, forUpdate) : undefined;
   if (!run) throw notFound("pick run", id);
   return run;
 }
 
 /** The run's jobs, locked (in id order) after the run itself, by id. */
-async function lockJobs(em: EntityManager, ctx: RequestContext, refs: readonly string[]) {
-  return new Map((await loadJobs(em, ctx.tenant, refs.filter(isUuid), true)).map((j) => [j.id, j]));
+async function lockJobs(db: Db, ctx: RequestContext, refs: readonly string[]) {
+  return new Map((await loadJobs(db, ctx.tenant, refs.filter(isUuid), true)).map((j) => [j.id, j]));
 }
 
 /** The jobs' statuses, which decide what the run's START starts. */
@@ -44,7 +44,7 @@ const statuses = (jobs: Map<string, PickJob>) =>
 async function commit(
   deps: PickingDeps,
   ctx: RequestContext,
-  em: EntityManager,
+  db: Db,
   change: RunChange,
   isNew: boolean,
   jobs: Map<string, PickJob>,
@@ -60,11 +60,11 @@ async function commit(
     changed.set(next.id, next);
     events.push(pickJobEvent(result.event, next));
   }
-  for (const job of changed.values()) await updateJob(em, ctx.tenant, job);
+  for (const job of changed.values()) await updateJob(db, ctx.tenant, job);
   const run = change.run;
-  if (isNew) await insertRun(em, ctx.tenant, run);
-  else await updateRun(em, ctx.tenant, run);
-  await deps.outbox.record(em, ctx, [pickRunEvent(change.event, run), ...events]);
+  if (isNew) await insertRun(db, ctx.tenant, run);
+  else await updateRun(db, ctx.tenant, run);
+  await deps.outbox.record(db, ctx, [pickRunEvent(change.event, run), ...events]);
   return run;
 }
 
@@ -74,8 +74,8 @@ export async function createPickRun(
   body: JsonObject,
 ): Promise<PickRun> {
   const refs = Array.isArray(body.pickJobRefs) ? (body.pickJobRefs as string[]) : [];
-  return inTransaction(deps.orm, async (em) => {
-    const jobs = await lockJobs(em, ctx, refs);
+  return inTransaction(deps.db, async (db) => {
+    const jobs = await lockJobs(db, ctx, refs);
     const change = create(
       {
         facilityRef: String(body.facilityRef ?? ""),
@@ -86,12 +86,12 @@ export async function createPickRun(
       [...jobs.values()],
       { ...actionContext(deps, ctx), id: deps.newId() },
     );
-    return commit(deps, ctx, em, change, true, jobs);
+    return commit(deps, ctx, db, change, true, jobs);
   });
 }
 
 export async function getPickRun(deps: PickingDeps, ctx: RequestContext, id: string): Promise<PickRun> {
-  return requireRun(readEm(deps.orm), ctx, id, false);
+  return requireRun(deps.db, ctx, id, false);
 }
 
 export async function pickRunAction(
@@ -100,12 +100,12 @@ export async function pickRunAction(
   id: string,
   action: JsonObject,
 ): Promise<PickRun> {
-  return inTransaction(deps.orm, async (em) => {
-    const run = await requireRun(em, ctx, id, true);
+  return inTransaction(deps.db, async (db) => {
+    const run = await requireRun(db, ctx, id, true);
     checkVersion("pick run", run, action.version);
-    const jobs = await lockJobs(em, ctx, run.pickJobRefs);
+    const jobs = await lockJobs(db, ctx, run.pickJobRefs);
     const change = applyPickRunAction(run, action, actionContext(deps, ctx), statuses(jobs));
-    return commit(deps, ctx, em, change, false, jobs);
+    return commit(deps, ctx, db, change, false, jobs);
   });
 }
 
@@ -116,12 +116,12 @@ export async function patchPickRun(
   version: number,
   actions: JsonObject[],
 ): Promise<PickRun> {
-  return inTransaction(deps.orm, async (em) => {
-    const run = await requireRun(em, ctx, id, true);
+  return inTransaction(deps.db, async (db) => {
+    const run = await requireRun(db, ctx, id, true);
     checkVersion("pick run", run, version);
-    const jobs = await lockJobs(em, ctx, run.pickJobRefs);
+    const jobs = await lockJobs(db, ctx, run.pickJobRefs);
     const change = applyPickRunPatch(run, actions, actionContext(deps, ctx), statuses(jobs));
-    return commit(deps, ctx, em, change, false, jobs);
+    return commit(deps, ctx, db, change, false, jobs);
   });
 }
 
@@ -132,14 +132,14 @@ export async function removePickJob(
   version: number,
   pickJobRef: string,
 ): Promise<PickRun> {
-  return inTransaction(deps.orm, async (em) => {
-    const run = await requireRun(em, ctx, id, true);
+  return inTransaction(deps.db, async (db) => {
+    const run = await requireRun(db, ctx, id, true);
     checkVersion("pick run", run, version);
-    const jobs = await lockJobs(em, ctx, run.pickJobRefs);
+    const jobs = await lockJobs(db, ctx, run.pickJobRefs);
     return commit(
       deps,
       ctx,
-      em,
+      db,
       removePickJobFromRun(run, pickJobRef, actionContext(deps, ctx)),
       false,
       jobs,
