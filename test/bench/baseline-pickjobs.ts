@@ -126,11 +126,10 @@ export function pickJobRoutes(
         doc,
         ...JOB_COLUMNS.map((c) => cols[c as keyof typeof cols]),
       ]);
-      // The outbox row and the relay's notify in one statement, as kit's Outbox.record sends them.
+      // The outbox row (the event), as kit's Outbox records it.
       await client.query(
-        `with added as (insert into picking.outbox (id, subject, payload, headers) values ($1, $2, $3, $4))
-         select pg_notify($5, '')`,
-        [newId(), "fop.picking.PICK_JOB_CREATED", Buffer.from(doc), "{}", "picking_outbox"],
+        "insert into picking.outbox (id, subject, payload, headers) values ($1, $2, $3, $4)",
+        [newId(), "fop.picking.PICK_JOB_CREATED", Buffer.from(doc), "{}"],
       );
       await client.query("commit");
     } catch (err) {

@@ -108,10 +108,13 @@ export async function startBaseline(
       const sortName = b.nameLocalized[defaultLocale] ?? (locales[0] ? b.nameLocalized[locales[0]]! : null);
       const now = new Date();
       try {
+        // The row and its outbox row (the event) in one statement, as the catalog writes them.
         const { rows } = await pool.query<CategoryRow>(
-          `insert into catalog.category (tenant_id, id, version, created, last_modified, tenant_category_id,
-           name_localized, custom_attributes, sort_name, name_values)
-         values ($1, $2, 1, $3, $3, $4, $5, $6, $7, $8) returning ${COLUMNS}`,
+          `with written as (insert into catalog.category (tenant_id, id, version, created, last_modified,
+             tenant_category_id, name_localized, custom_attributes, sort_name, name_values)
+           values ($1, $2, 1, $3, $3, $4, $5, $6, $7, $8) returning ${COLUMNS}),
+           added as (insert into catalog.outbox (id, subject, payload, headers) values ($9, $10, $11, '{}'))
+           select * from written`,
           [
             BASELINE_TENANT,
             newId(),
@@ -121,6 +124,9 @@ export async function startBaseline(
             b.customAttributes ?? null,
             sortName,
             nameValues,
+            newId(),
+            "fop.catalog.CATEGORY_CREATED",
+            Buffer.from(JSON.stringify(b)),
           ],
         );
         return reply.code(201).send(toJson(rows[0]!));

@@ -144,7 +144,8 @@ export const scenarios: AnyScenario[] = [
   } satisfies Scenario<{ ids: string[] }>,
   {
     name: "create-category",
-    description: "POST /api/categories, a unique tenantCategoryId per request",
+    description:
+      "POST /api/categories: the category and its outbox row, a unique tenantCategoryId per request",
     system: createCategory,
     baseline: createCategory,
   } satisfies Scenario,

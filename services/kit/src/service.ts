@@ -46,7 +46,11 @@ export const baseServiceConfig = (name: ServiceName) => ({
   EVENTS_STREAM_REPLICAS: env.int("replicas of the event stream (JetStream cluster)", 1, 1, 5),
   EVENTS_STREAM_MAX_AGE_HOURS: env.int("how long the stream keeps events", 7 * 24, 1),
   EVENTS_ACK_WAIT_MS: env.int("redelivery of an event a consumer did not acknowledge (crash)", 30_000, 1000),
-  OUTBOX_POLL_MS: env.int("outbox relay polling interval (LISTEN/NOTIFY wakes it sooner)", 1000, 10),
+  OUTBOX_POLL_MS: env.int(
+    "outbox relay polling interval (the fallback: a committed write wakes its relay at once)",
+    1000,
+    10,
+  ),
   OUTBOX_RETENTION_HOURS: env.int("published outbox rows are deleted after this long", 24, 1),
   ADMIN_TOKEN: env.optionalString(
     "bearer token for the admin port's /dead-letters (unset: served to loopback callers only)",

@@ -21,6 +21,17 @@ export interface Sql {
 /** Where statements run: the pool (autocommitted, one by one) or a transaction's connection. */
 export interface Db {
   query<R = Record<string, unknown>>(sql: Sql): Promise<R[]>;
+  /**
+   * In a transaction: runs `fn` once it has committed (never if it rolls back). Absent on the pool,
+   * where each statement has committed when it returns.
+   */
+  afterCommit?(fn: () => void): void;
+}
+
+/** Runs `fn` once what `db` did is committed: now on the pool, at commit in a transaction. */
+export function whenCommitted(db: Db, fn: () => void): void {
+  if (db.afterCommit) db.afterCommit(fn);
+  else fn();
 }
 
 /** The service's pool: a {@link Db} whose statements each commit on their own. */

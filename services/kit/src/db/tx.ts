@@ -41,7 +41,8 @@ export function translateDbError(err: unknown, unique: UniqueViolations = {}): u
  * Runs `fn` in a transaction on one connection of the service's pool. Inside an RPC the call's
  * deadline is checked before the transaction begins and again before it commits (deadline.ts): past
  * it, nothing is written and the caller gets `DEADLINE_EXCEEDED` (a retry is safe). Database
- * errors that mean something to the caller are translated ({@link translateDbError}).
+ * errors that mean something to the caller are translated ({@link translateDbError}). What `fn`
+ * registers with `afterCommit` runs once the transaction has committed.
  */
 export async function inTransaction<T>(
   db: SqlPool,
@@ -56,11 +57,13 @@ export async function inTransaction<T>(
     throw translateDbError(err, unique);
   }
   let broken: Error | undefined;
+  const committed: (() => void)[] = [];
   try {
     await client.query("begin");
-    const result = await fn(dbOf(client));
+    const result = await fn({ ...dbOf(client), afterCommit: (f) => void committed.push(f) });
     checkDeadline(); // throwing here rolls the transaction back
     await client.query("commit");
+    for (const f of committed) f();
     return result;
   } catch (err) {
     await client.query("rollback").catch((e: Error) => {

@@ -2,12 +2,19 @@
  * The transactional outbox. A use case records its events with {@link Outbox.record} in the same
  * transaction that writes the entity; {@link outboxRelay} publishes committed rows to JetStream
  * with `Nats-Msg-Id` = event id (a re-publish is deduplicated), marks them published and prunes
- * them after a retention period. LISTEN/NOTIFY wakes the relay at commit; polling is the fallback.
- * Several relays (replicas) can run on one outbox: rows are claimed with FOR UPDATE SKIP LOCKED.
+ * them after a retention period. Several relays (replicas) can run on one outbox: rows are claimed
+ * with FOR UPDATE SKIP LOCKED.
+ *
+ * Waking the relay: the process that writes an event runs the relay that publishes it, so the
+ * outbox wakes its own relay in-process once the write has committed ({@link Outbox.onRecorded}).
+ * Polling (OUTBOX_POLL_MS) is the fallback for rows no running relay was woken for (a replica
+ * that died between commit and publish). Postgres LISTEN/NOTIFY did this before at a cost on every
+ * write: NOTIFY serialises the committing transactions of the whole database on one lock and
+ * signals every listening backend of the database (every service's relay), for each commit.
  */
 import pg from "pg";
 import type { RequestContext } from "../context.ts";
-import { type Db, query, type Sql } from "../db/sql.ts";
+import { type Db, query, type Sql, whenCommitted } from "../db/sql.ts";
 import { translateDbError, type UniqueViolations } from "../db/tx.ts";
 import { checkDeadline, currentCall, DEADLINE_SETTING } from "../deadline.ts";
 import { newId } from "../ids.ts";
@@ -29,33 +36,44 @@ const IDENT = /^[a-z][a-z0-9_]{0,40}$/;
 
 export class Outbox {
   readonly schema: string;
-  readonly channel: string;
   private readonly subject: (type: string) => string;
   private readonly now: () => Date;
+  private readonly listeners = new Set<() => void>();
 
   constructor(opts: { schema: string; subjectPrefix: string; now?: () => Date }) {
     if (!IDENT.test(opts.schema)) throw new Error(`bad schema name ${opts.schema}`);
     this.schema = opts.schema;
-    this.channel = `${opts.schema}_outbox`;
     this.subject = (type) => subjectFor(opts.subjectPrefix, type);
     this.now = opts.now ?? (() => new Date());
   }
 
+  /** Calls `listener` after every committed write that recorded events; returns the unsubscribe. */
+  onRecorded(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private recorded(db: Db): void {
+    whenCommitted(db, () => {
+      for (const l of this.listeners) l();
+    });
+  }
+
   /**
-   * Writes the events to the outbox in `tx`'s transaction (call inside the use case's transaction)
-   * and notifies the relay, which hears it at commit: one statement, one round trip, for any number
-   * of events.
+   * Writes the events to the outbox in `tx`'s transaction (call inside the use case's transaction);
+   * the relay is woken when it commits. One statement, one round trip, for any number of events.
    */
   async record(tx: Db, ctx: RequestContext, events: DomainEvent[]): Promise<string[]> {
     if (events.length === 0) return [];
     const { sql, ids } = this.compose(ctx, undefined, events);
     await query(tx, sql);
+    this.recorded(tx);
     return ids;
   }
 
   /**
    * One statement that writes an entity (`write`: a data-modifying statement with placeholders
-   * $1..$n) and records `events` for it, notifying the relay: atomic without BEGIN/COMMIT (the
+   * $1..$n) and records `events` for it, then wakes the relay: atomic without BEGIN/COMMIT (the
    * statement commits as a whole), one round trip instead of four. For writes that need no read
    * first (creates). The call's deadline is checked before it is sent and, by the outbox's deferred
    * trigger, again when the statement commits (after any lock wait): past it, nothing is written.
@@ -74,10 +92,11 @@ export class Outbox {
     } catch (err) {
       throw translateDbError(err, unique);
     }
+    if (events.length) this.recorded(db);
     return ids;
   }
 
-  /** `write` (when given) and the outbox rows of `events` as one statement, with pg_notify. */
+  /** `write` (when given) and the outbox rows of `events` as one statement. */
   private compose(ctx: RequestContext, write: Sql | undefined, events: DomainEvent[]) {
     const trace: Record<string, string> = {};
     injectTraceHeaders(trace);
@@ -102,7 +121,6 @@ export class Outbox {
           )}) as u (id, subject, payload)
         )`);
     }
-    const notify = envelopes.length ? `pg_notify(${b.param(this.channel, "text")}, '')` : "1";
     // The outbox's deferred trigger fails the commit if this deadline has passed by then.
     const deadline = envelopes.length ? currentCall()?.deadline : undefined;
     const guard =
@@ -112,7 +130,7 @@ export class Outbox {
     return {
       // Its text follows from the write's and the guard's presence: prepared if the write's is.
       sql: {
-        text: `with ${ctes.join(", ")} select ${notify}${guard}`,
+        text: `with ${ctes.join(", ")} select 1${guard}`,
         params: b.params,
         prepare: write?.prepare ?? true,
       },
@@ -167,46 +185,32 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
       returning o.id, o.subject, o.payload, o.headers, o.created`,
     values: [batchSize],
   };
-  let listener: pg.Client | undefined;
   let running = false;
   let wake: (() => void) | undefined;
-  /** Set by NOTIFY; a notification during a drain makes the next sleep return at once. */
+  /** Set by a committed write; one during a drain makes the next poll wait return at once. */
   let notified = false;
+  let unsubscribe: (() => void) | undefined;
   let loop: Promise<void> | undefined;
   let failures = 0;
   let lastPrune = 0;
 
-  const sleep = (ms: number) =>
+  /**
+   * Waits `ms`, or less: stopping ends every wait; a committed write ends a poll wait (not a
+   * backoff after a failure, which would otherwise spin while writes keep coming).
+   */
+  const sleep = (ms: number, onWrite: boolean) =>
     new Promise<void>((resolve) => {
-      if (notified || !running) return resolve();
+      if ((onWrite && notified) || !running) return resolve();
       const t = setTimeout(done, ms);
       function done() {
         clearTimeout(t);
         wake = undefined;
         resolve();
       }
-      wake = done;
+      wake = () => {
+        if (onWrite || !running) done();
+      };
     });
-
-  async function listen(): Promise<void> {
-    try {
-      const client = new pg.Client({ connectionString: opts.databaseUrl });
-      client.on("notification", () => {
-        notified = true;
-        wake?.();
-      });
-      client.on("error", (err) => {
-        logger.warn({ err }, "outbox listener lost; polling until it is back");
-        listener = undefined;
-        client.end().catch(() => {});
-      });
-      await client.connect();
-      await client.query(`listen ${outbox.channel}`);
-      listener = client;
-    } catch (err) {
-      logger.warn({ err }, "outbox listener could not connect; polling");
-    }
-  }
 
   /** Publishes `rows` in order, each in its own producer span, and waits for every acknowledgement. */
   async function publish(rows: Row[]): Promise<void> {
@@ -286,18 +290,17 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   async function run(): Promise<void> {
     while (running) {
       try {
-        if (!listener) await listen();
         notified = false;
         await drain();
         await prune();
         failures = 0;
-        await sleep(pollMs);
+        await sleep(pollMs, true);
       } catch (err) {
         failures++;
         const delay = Math.min(5_000, 100 * 2 ** Math.min(failures, 6));
         if (failures === 1 || failures % 20 === 0)
           logger.warn({ err: (err as Error).message, failures }, "outbox relay: publishing failed; retrying");
-        await sleep(delay);
+        await sleep(delay, false);
       }
     }
   }
@@ -307,13 +310,17 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
     drain,
     async start() {
       running = true;
+      unsubscribe = outbox.onRecorded(() => {
+        notified = true;
+        wake?.();
+      });
       loop = run();
     },
     async stop() {
       running = false;
+      unsubscribe?.();
       wake?.();
       await loop;
-      await listener?.end().catch(() => {});
       await pool.end();
     },
   };
