@@ -51,7 +51,6 @@ export const baseServiceConfig = (name: ServiceName) => ({
     1000,
     10,
   ),
-  OUTBOX_RETENTION_HOURS: env.int("published outbox rows are deleted after this long", 24, 1),
   ADMIN_TOKEN: env.optionalString(
     "bearer token for the admin port's /dead-letters (unset: served to loopback callers only)",
   ),
@@ -190,7 +189,6 @@ export async function startService<D, S extends ConfigSchema>(
     nats,
     logger,
     pollMs: config.OUTBOX_POLL_MS,
-    retentionMs: config.OUTBOX_RETENTION_HOURS * 3600_000,
   });
   const workers = [relay, ...(mod.workers?.(deps, base, config) ?? [])];
   for (const w of workers) await w.start();

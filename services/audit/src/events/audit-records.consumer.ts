@@ -8,6 +8,11 @@ export const AUDIT_CONSUMER = "audit-records";
 export const auditRecordsConsumer = (deps: AuditDeps, runtime: ConsumerDeps) =>
   eventConsumer(runtime, {
     name: AUDIT_CONSUMER,
-    batch: { check: checkEvent, statement: (events) => recordEventsStatement(deps, events), size: 64 },
+    batch: {
+      check: checkEvent,
+      statement: (events) => recordEventsStatement(deps, events),
+      idempotent: true, // audit_record's unique (tenant_id, event_id)
+      size: 64,
+    },
     concurrency: 4,
   });

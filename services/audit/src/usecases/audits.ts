@@ -103,13 +103,12 @@ const RECORD_CASTS = [
 ];
 /**
  * The records of a batch of events, one statement (column arrays: one parameter per column, one
- * element per record). It runs after the consumer's inbox CTE and writes only the events `fresh`
- * holds, so each event is recorded once.
+ * element per record). Each event is recorded once: a redelivered one meets the unique
+ * (tenant_id, event_id) key and is skipped, so the consumer needs no inbox row.
  */
 const INSERT_RECORDS = `insert into ${SCHEMA}.audit_record (${RECORD_COLUMNS.join(", ")})
   select * from unnest(${RECORD_CASTS.map((c, i) => `$${i + 1}::${c}[]`).join(", ")})
-    as u (${RECORD_COLUMNS.join(", ")})
-  where u.event_id in (select event_id from fresh)`;
+  on conflict (tenant_id, event_id) do nothing`;
 
 /** An event without tenant, entity or type can never become a record (poison). */
 export function checkEvent(event: EventEnvelope): void {
@@ -146,7 +145,11 @@ export function recordEventsStatement(deps: AuditDeps, events: EventEnvelope[]):
       r.isAnonymized,
     ];
   });
-  return { text: INSERT_RECORDS, params: RECORD_COLUMNS.map((_, c) => rows.map((row) => row[c])) };
+  return {
+    text: INSERT_RECORDS,
+    params: RECORD_COLUMNS.map((_, c) => rows.map((row) => row[c])),
+    prepare: true,
+  };
 }
 
 export interface AuditFilter {

@@ -12,7 +12,8 @@
  *   processed before) followed by the handler's statement, which leaves out events not in `fresh`.
  *   One round trip for a whole batch, atomic as a transaction. Events `batch.check` refuses are
  *   dead-lettered alone before the statement is built; if the statement fails anyway, each event
- *   is tried alone, so a bad one cannot hold the others back.
+ *   is tried alone, so a bad one cannot hold the others back. A statement that is idempotent by
+ *   itself (a unique event id, ON CONFLICT DO NOTHING) can do without the inbox (`idempotent`).
  *
  * `fop_consumer_events_total{consumer,outcome}` and `fop_consumer_statements_total{consumer,mode}`
  * (mode `batch`, or `single` for the one-by-one retry) show what happens.
@@ -65,6 +66,11 @@ export interface BatchHandler {
    * `fresh` (processed before). It may itself start with WITH.
    */
   statement: (events: EventEnvelope[]) => Sql;
+  /**
+   * The statement itself skips events it applied before (a unique key on the event id with ON
+   * CONFLICT DO NOTHING): no inbox row is written and there is no `fresh`.
+   */
+  idempotent?: boolean;
   /** Messages per batch at most (default 64). */
   size?: number;
 }
@@ -234,6 +240,14 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
   /** The inbox CTE and the handler's statement as one statement, autocommitted. */
   async function applyStatement(batch: EventEnvelope[]): Promise<void> {
     const stmt = opts.batch!.statement(batch);
+    if (opts.batch!.idempotent) {
+      try {
+        await query(db, stmt);
+      } catch (err) {
+        throw translateDbError(err);
+      }
+      return;
+    }
     const n = stmt.params.length;
     const inbox = `fresh as (insert into ${schema}.inbox (consumer, event_id)
       select $${n + 1}, unnest($${n + 2}::uuid[]) on conflict do nothing returning event_id)`;

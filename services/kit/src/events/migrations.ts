@@ -75,8 +75,26 @@ export class KitEvents0002 extends Migration {
   }
 }
 
+/**
+ * The outbox is a queue: the relay deletes the rows it published (in the transaction that holds
+ * them while it publishes) instead of marking them and pruning them a day later — a delete writes
+ * no new row version and no index entries (JetStream is the log of what was published).
+ */
+export class KitEvents0003 extends Migration {
+  override name = "kit-events-0003";
+
+  override up(): void {
+    this.addSql("delete from outbox where published_at is not null");
+    this.addSql("drop index outbox_published_idx");
+    this.addSql("drop index outbox_pending_idx");
+    this.addSql("alter table outbox drop column published_at");
+    this.addSql("create index outbox_order_idx on outbox (created, id)");
+  }
+}
+
 /** Migrations of the kit's event tables, to put first in a service's list. */
 export const kitEventMigrations: MigrationObject[] = [
   { name: "kit-events-0001", class: KitEvents0001 },
   { name: "kit-events-0002", class: KitEvents0002 },
+  { name: "kit-events-0003", class: KitEvents0003 },
 ];

@@ -1,9 +1,9 @@
 /**
  * The transactional outbox. A use case records its events with {@link Outbox.record} in the same
  * transaction that writes the entity; {@link outboxRelay} publishes committed rows to JetStream
- * with `Nats-Msg-Id` = event id (a re-publish is deduplicated), marks them published and prunes
- * them after a retention period. Several relays (replicas) can run on one outbox: rows are claimed
- * with FOR UPDATE SKIP LOCKED.
+ * with `Nats-Msg-Id` = event id (a re-publish is deduplicated) and deletes them in the transaction
+ * that held them while it published. Several relays (replicas) can run on one outbox: rows are
+ * claimed with FOR UPDATE SKIP LOCKED.
  *
  * Waking the relay: the process that writes an event runs the relay that publishes it, so the
  * outbox wakes its own relay in-process once the write has committed ({@link Outbox.onRecorded}).
@@ -148,8 +148,6 @@ export interface RelayOptions {
   /** Fallback polling interval. */
   pollMs?: number;
   batchSize?: number;
-  /** Published rows are deleted after this long. */
-  retentionMs?: number;
   /** Distinguishes relays in logs (tests run several). */
   name?: string;
 }
@@ -167,7 +165,6 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   const { outbox, nats, logger } = opts;
   const pollMs = opts.pollMs ?? 1000;
   const batchSize = opts.batchSize ?? 200;
-  const retentionMs = opts.retentionMs ?? 24 * 3600_000;
   // Its commits do not wait for the WAL flush (see drainOnce), for every statement of its own.
   const pool = new pg.Pool({
     connectionString: opts.databaseUrl,
@@ -176,12 +173,11 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   });
   pool.on("error", () => {}); // an idle connection lost: the pool replaces it
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new Error(`bad batch size ${batchSize}`);
-  /** Marks the oldest pending rows published and returns them (prepared: planned once). */
+  /** Takes the oldest rows no other relay holds and returns them (prepared: planned once). */
   const claim = {
     name: `outbox_claim_${outbox.schema}`,
-    text: `update ${outbox.schema}.outbox o set published_at = clock_timestamp()
-      where o.id in (select id from ${outbox.schema}.outbox where published_at is null
-                     order by created, id limit $1 for update skip locked)
+    text: `delete from ${outbox.schema}.outbox o
+      where o.id in (select id from ${outbox.schema}.outbox order by created, id limit $1 for update skip locked)
       returning o.id, o.subject, o.payload, o.headers, o.created`,
     values: [batchSize],
   };
@@ -192,7 +188,6 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   let unsubscribe: (() => void) | undefined;
   let loop: Promise<void> | undefined;
   let failures = 0;
-  let lastPrune = 0;
 
   /**
    * Waits `ms`, or less: stopping ends every wait; a committed write ends a poll wait (not a
@@ -245,10 +240,10 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   }
 
   /**
-   * Publishes one batch of pending rows; returns how many. The claim marks the rows published and
-   * locks them; the transaction commits only after every publish was acknowledged, and a failure
-   * rolls the marks back. Its commit does not wait for the WAL flush
-   * (synchronous_commit off): if Postgres lost a mark in a crash, the event would be published again,
+   * Publishes one batch of pending rows; returns how many. The claim deletes the rows and holds
+   * them locked; the transaction commits only after every publish was acknowledged, and a failure
+   * rolls the delete back (the rows are pending again). Its commit does not wait for the WAL flush
+   * (synchronous_commit off): if Postgres lost a delete in a crash, the event would be published again,
    * which JetStream drops as a duplicate of its event id and consumers' inboxes absorb anyway.
    */
   async function drainOnce(): Promise<number> {
@@ -278,21 +273,11 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
     }
   }
 
-  async function prune(): Promise<void> {
-    if (Date.now() - lastPrune < 60_000) return;
-    lastPrune = Date.now();
-    await pool.query(
-      `delete from ${outbox.schema}.outbox where published_at < clock_timestamp() - $1::interval`,
-      [`${retentionMs} milliseconds`],
-    );
-  }
-
   async function run(): Promise<void> {
     while (running) {
       try {
         notified = false;
         await drain();
-        await prune();
         failures = 0;
         await sleep(pollMs, true);
       } catch (err) {
