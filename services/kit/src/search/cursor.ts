@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from "node:crypto";
 import { invalid } from "../errors.ts";
 
 /** What a search cursor holds: the sort it belongs to, the row's sort value and id. */
@@ -28,7 +28,9 @@ const MAX_LENGTH = 4096;
  * makes its own, and its cursors end with it.
  */
 export function cursorCodec(secret: string | Uint8Array = randomBytes(32)): CursorCodec {
-  const key = typeof secret === "string" ? Buffer.from(secret, "utf8") : Buffer.from(secret);
+  // A key object made once: handing createHmac the raw bytes imports a new key on every call
+  // (~12 us against ~2 us here, a search page signs two cursors).
+  const key = createSecretKey(typeof secret === "string" ? Buffer.from(secret, "utf8") : Buffer.from(secret));
   const mac = (payload: string) => createHmac("sha256", key).update(payload).digest().subarray(0, MAC_BYTES);
   return {
     encode(c) {
