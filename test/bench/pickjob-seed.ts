@@ -25,6 +25,9 @@ export interface PickJobSeed {
   facilityId: string;
   /** A random sample of the seeded jobs' ids (GET by id rotates through it). */
   ids: string[];
+  /** Every facility the jobs are spread over, and the job the others were cloned from. */
+  facilities: string[];
+  templateId: string;
 }
 
 const FACILITIES = 10;
@@ -61,7 +64,7 @@ export function pickJobBody(facilityId: string) {
 
 const iso = (expr: string) => `to_char((${expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** Clones the template job ($2) into rows 1..$3-1; $4 = the facility ids. */
+/** Clones the template job ($2) into rows $5..$3-1 (series numbers); $4 = the facility ids. */
 const CLONE = `
   insert into picking.pick_job
   select (jsonb_populate_record(t, jsonb_build_object(
@@ -86,7 +89,7 @@ const CLONE = `
       'BENCH-' || s as toid,
       ${iso("statement_timestamp() - s * interval '1 second'")} as created,
       ${iso("timestamptz '2026-01-02T00:00:00Z' + ((s * 7919) % 10080) * interval '1 minute'")} as target
-    from generate_series(1, $3::int - 1) s
+    from generate_series($5::int, $3::int - 1) s
   ) g
   where t.tenant_id = $1 and t.id = $2::uuid`;
 
@@ -144,7 +147,7 @@ async function seed(target: Target, url: string, count: number): Promise<PickJob
       pickJobBody(facilities[0]!),
       201,
     );
-    if (count > 1) await db.query(CLONE, [BASELINE_TENANT, template.id, count, facilities]);
+    if (count > 1) await db.query(CLONE, [BASELINE_TENANT, template.id, count, facilities, 1]);
     await db.query("vacuum analyze picking.pick_job");
     const { rows } = await db.query<{ id: string }>(
       "select id from picking.pick_job where tenant_id = $1 order by random() limit $2",
@@ -158,7 +161,36 @@ async function seed(target: Target, url: string, count: number): Promise<PickJob
         `${((performance.now() - started) / 1000).toFixed(1)} s (table + indexes ${stats[0]!.mb} MB)`,
     );
     // Not facility 0: that one also holds the template.
-    return { facilityId: facilities[3]!, ids: rows.map((r) => r.id) };
+    return { facilityId: facilities[3]!, ids: rows.map((r) => r.id), facilities, templateId: template.id };
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * Grows a target seeded by {@link seedPickJobs} to `total` jobs of its tenant, cloned from the same
+ * template over the same facilities (the series continues where the table ends), then VACUUM
+ * ANALYZE. For `npm run bench -- --scale`.
+ */
+export async function growPickJobs(target: Target, total: number): Promise<void> {
+  const url = target.databaseUrl!;
+  const seed = await seedPickJobs(target, 1);
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    const started = performance.now();
+    const { rows } = await db.query<{ n: number }>(
+      "select count(*)::int as n from picking.pick_job where tenant_id = $1",
+      [BASELINE_TENANT],
+    );
+    const have = rows[0]!.n;
+    if (have >= total) return;
+    await db.query(CLONE, [BASELINE_TENANT, seed.templateId, total, seed.facilities, have]);
+    await db.query("vacuum analyze picking.pick_job");
+    console.error(
+      `[bench] pick jobs: grew ${target.name} from ${have} to ${total} in ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   } finally {
     await db.end();
   }

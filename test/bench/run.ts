@@ -11,8 +11,16 @@
  *
  * Environment (all optional): BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_ROUNDS (2),
  * BENCH_CONNECTIONS (10), BENCH_SEED (1000), BENCH_DB_POOL (10), BENCH_LOADGEN (worker|inline),
- * BENCH_SCENARIOS (comma-separated names), BENCH_PICKJOBS (pick jobs the pick job scenarios run over,
- * seeded in SQL: 100000), DATABASE_URL (else 127.0.0.1:5432, else embedded).
+ * BENCH_SCENARIOS (comma-separated names; `mixed` for the mixed scenario), BENCH_PICKJOBS (pick jobs
+ * the pick job scenarios run over, seeded in SQL: 100000), BENCH_MIXED_START / _STEP / _MAX /
+ * _STEP_SECONDS / _WARMUP (the mixed scenario's rates: 500, 250, 5000 req/s; 10 s, 3 s),
+ * DATABASE_URL (else 127.0.0.1:5432, else embedded).
+ *
+ * Then the mixed scenario (mixed.ts): one tenant's reads, searches and writes open-loop at a fixed
+ * rate, stepped up; it reports the highest rate held with p99 < 50 ms and no errors.
+ *
+ * `npm run bench -- --scale` (or BENCH_SCALE=1) measures only the pick job search, over a table grown
+ * through BENCH_SCALE_SIZES (10000,1000000): the page time must stay flat (see runScale).
  *
  * `npm run bench -- --profile` (or BENCH_PROFILE=1) also writes a CPU profile per process under
  * test/bench/results/profiles/<time>/: each service's whole run (`--cpu-prof`), and the gateway's
@@ -31,8 +39,16 @@ import { BASELINE_TENANT, startBaseline } from "./baseline.ts";
 import { type CpuProbe, cpuSince, cpuSnapshot } from "./cpu.ts";
 import { type EventLatency, measureEventLatency } from "./event-latency.ts";
 import { type LoadJob, type LoadStats, runLoad } from "./load.ts";
+import { type MixedResult, runMixed } from "./mixed.ts";
+import { growPickJobs, seedPickJobs } from "./pickjob-seed.ts";
 import { InProcessProfiler, profileTables } from "./profile.ts";
-import { formatTable, type ScenarioSummary, summariseScenario, writeResults } from "./report.ts";
+import {
+  formatTable,
+  type ScenarioSummary,
+  summariseScenario,
+  summariseTarget,
+  writeResults,
+} from "./report.ts";
 import { type AnyScenario, scenarios, type Target, type TargetName } from "./scenarios.ts";
 import { startBenchSystem } from "./system.ts";
 
@@ -48,6 +64,12 @@ const benchConfig = {
   BENCH_SCENARIOS: env.optionalString("comma-separated scenario names to run (default: all)"),
   BENCH_EVENT_WRITES: env.int("writes of the event-latency measurement (0: skip it)", 1000, 0),
   BENCH_EVENT_CONCURRENCY: env.int("concurrent writers of the event-latency measurement", 4, 1, 100),
+  BENCH_MIXED_START: env.int("mixed scenario: first rate (req/s)", 500, 1),
+  BENCH_MIXED_STEP: env.int("mixed scenario: rate added per step (req/s)", 250, 1),
+  BENCH_MIXED_MAX: env.int("mixed scenario: highest rate tried (req/s)", 5000, 1),
+  BENCH_MIXED_STEP_SECONDS: env.int("mixed scenario: seconds per step", 10, 1, 3600),
+  BENCH_MIXED_WARMUP: env.int("mixed scenario: warm-up seconds at the first rate", 3, 0, 600),
+  BENCH_SCALE_SIZES: env.string("--scale: pick job counts the search is measured over", "10000,1000000"),
 };
 type BenchConfig = ReturnType<typeof loadConfig<typeof benchConfig>>;
 
@@ -57,6 +79,8 @@ const PROFILE =
   process.argv.includes("--profile") ||
   process.env.BENCH_PROFILE === "1" ||
   process.env.BENCH_PROFILE === "true";
+/** `--scale`: only the pick job search, over growing tables (see {@link runScale}). */
+const SCALE = process.argv.includes("--scale") || process.env.BENCH_SCALE === "1";
 const PROFILE_DIR = PROFILE
   ? path.join(import.meta.dirname, "results/profiles", new Date().toISOString().replace(/[:.]/g, "-"))
   : undefined;
@@ -79,18 +103,22 @@ async function cleanup(): Promise<void> {
   }
 }
 
-function selectScenarios(names: string | undefined): AnyScenario[] {
-  if (!names) return scenarios;
+/** The mixed-load scenario's name (mixed.ts; not a baseline comparison, so not in scenarios.ts). */
+const MIXED = "mixed";
+
+/** The selected comparison scenarios, and whether the mixed one runs (all of them by default). */
+function selectScenarios(names: string | undefined): { selected: AnyScenario[]; mixed: boolean } {
+  if (!names) return { selected: scenarios, mixed: true };
   const wanted = names
     .split(",")
     .map((n) => n.trim())
     .filter(Boolean);
-  const unknown = wanted.filter((n) => !scenarios.some((s) => s.name === n));
+  const unknown = wanted.filter((n) => n !== MIXED && !scenarios.some((s) => s.name === n));
   if (unknown.length)
     throw new Error(
-      `unknown scenario(s) ${unknown.join(", ")}; known: ${scenarios.map((s) => s.name).join(", ")}`,
+      `unknown scenario(s) ${unknown.join(", ")}; known: ${[...scenarios.map((s) => s.name), MIXED].join(", ")}`,
     );
-  return scenarios.filter((s) => wanted.includes(s.name));
+  return { selected: scenarios.filter((s) => wanted.includes(s.name)), mixed: wanted.includes(MIXED) };
 }
 
 const describe = (s: LoadStats) =>
@@ -156,9 +184,80 @@ async function runScenario(
   return summariseScenario(scenario.name, scenario.description, rounds);
 }
 
+/**
+ * `npm run bench -- --scale`: the pick job search (search-pickjobs) on the system over each of
+ * BENCH_SCALE_SIZES jobs — the same table grown between measurements — to show that a page costs
+ * the same at any size (index-backed keyset paging): p50 at the largest <= 1.3x p50 at the smallest.
+ * Not part of CI (growing to 1M takes minutes). Writes results/scale.json.
+ */
+async function runScale(cfg: BenchConfig, target: Target, cpu: CpuProbe): Promise<void> {
+  const sizes = cfg.BENCH_SCALE_SIZES.split(",")
+    .map((x) => Number(x.trim()))
+    .filter((n) => Number.isSafeInteger(n) && n > 0)
+    .sort((a, b) => a - b);
+  if (sizes.length < 2) throw new Error("BENCH_SCALE_SIZES: at least two pick job counts");
+  const scenario = scenarios.find((sc) => sc.name === "search-pickjobs")!;
+  const seed = await seedPickJobs(target, sizes[0]!);
+  const rows: { jobs: number; summary: ReturnType<typeof summariseScenario>["targets"]["system"] }[] = [];
+  for (const jobs of sizes) {
+    await growPickJobs(target, jobs);
+    const job = (durationSec: number): LoadJob => ({
+      scenario: scenario.name,
+      target,
+      seed,
+      runId: randomBytes(4).toString("hex"),
+      connections: cfg.BENCH_CONNECTIONS,
+      durationSec,
+    });
+    if (cfg.BENCH_WARMUP > 0) await runLoad(job(cfg.BENCH_WARMUP), cfg.BENCH_LOADGEN);
+    const rounds: LoadStats[] = [];
+    for (let r = 1; r <= cfg.BENCH_ROUNDS; r++) {
+      const before = cpuSnapshot(cpu);
+      const st = await runLoad(job(cfg.BENCH_DURATION), cfg.BENCH_LOADGEN);
+      const spent = cpuSince(cpu, before);
+      st.cpuUsPerRequest = Object.fromEntries(
+        Object.entries(spent).map(([p, sec]) => [
+          p,
+          st.completed ? Math.round((sec * 1e6) / st.completed) : NaN,
+        ]),
+      );
+      rounds.push(st);
+      log(`scale: ${jobs} jobs, round ${r}/${cfg.BENCH_ROUNDS}: ${describe(st)}`);
+    }
+    rows.push({ jobs, summary: summariseTarget(rounds) });
+  }
+  const first = rows[0]!.summary;
+  const last = rows[rows.length - 1]!.summary;
+  console.log(
+    `\nsearch-pickjobs over growing tables (system; ${cfg.BENCH_ROUNDS} x ${cfg.BENCH_DURATION} s, medians)\n`,
+  );
+  console.log("jobs        req/s   p50 ms   p99 ms   p50 vs smallest");
+  for (const r of rows) {
+    console.log(
+      `${String(r.jobs).padEnd(10)}  ${String(Math.round(r.summary.reqPerSec)).padStart(5)}  ` +
+        `${r.summary.p50Ms.toFixed(2).padStart(7)}  ${r.summary.p99Ms.toFixed(2).padStart(7)}  ` +
+        `${(r.summary.p50Ms / first.p50Ms).toFixed(2).padStart(15)}x`,
+    );
+  }
+  const ratio = last.p50Ms / first.p50Ms;
+  console.log(
+    `\np50 at ${rows[rows.length - 1]!.jobs} / p50 at ${rows[0]!.jobs}: ${ratio.toFixed(2)}x (flat: <= 1.3x) ${ratio <= 1.3 ? "ok" : "NOT flat"}`,
+  );
+  writeResults(path.join(import.meta.dirname, "results/scale.json"), {
+    finished: new Date().toISOString(),
+    settings: {
+      rounds: cfg.BENCH_ROUNDS,
+      durationSec: cfg.BENCH_DURATION,
+      connections: cfg.BENCH_CONNECTIONS,
+    },
+    sizes: rows,
+    p50Ratio: ratio,
+  });
+}
+
 async function main(): Promise<void> {
   const cfg = loadConfig(benchConfig);
-  const selected = selectScenarios(cfg.BENCH_SCENARIOS);
+  const { selected, mixed } = selectScenarios(cfg.BENCH_SCENARIOS);
 
   // The gateway creates spans for every request: a real tracer provider, exporting nowhere.
   const tracing = startTracing({ serviceName: "fop-bench" });
@@ -223,6 +322,10 @@ async function main(): Promise<void> {
       },
     },
   };
+  if (SCALE) {
+    await runScale(cfg, targets.system, cpu.system);
+    return;
+  }
   for (const scenario of selected) summaries.push(await runScenario(scenario, targets, cfg, cpu));
 
   console.log(
@@ -230,6 +333,32 @@ async function main(): Promise<void> {
       `medians; ratio = system / baseline\n`,
   );
   console.log(formatTable(summaries));
+  let mixedResult: MixedResult | undefined;
+  if (mixed) {
+    const seed = await seedPickJobs(targets.system, cfg.BENCH_PICKJOBS);
+    log(
+      `mixed: one tenant, 70% GET pick job / 20% search / 10% create + START, open loop from ` +
+        `${cfg.BENCH_MIXED_START} req/s in steps of ${cfg.BENCH_MIXED_STEP} (${cfg.BENCH_MIXED_STEP_SECONDS} s each)`,
+    );
+    mixedResult = await runMixed(
+      { baseUrl: targets.system.baseUrl, headers: targets.system.headers, seed, maxInFlight: 1000 },
+      {
+        startRate: cfg.BENCH_MIXED_START,
+        stepRate: cfg.BENCH_MIXED_STEP,
+        maxRate: cfg.BENCH_MIXED_MAX,
+        stepSec: cfg.BENCH_MIXED_STEP_SECONDS,
+        warmupSec: cfg.BENCH_MIXED_WARMUP,
+        p99LimitMs: 50,
+      },
+      log,
+    );
+    const last = mixedResult.steps.find((st) => st.rate === mixedResult!.heldRate);
+    console.log(
+      `\nmixed load (open loop, one tenant): held ${mixedResult.heldRate} req/s with p99 < ` +
+        `${mixedResult.p99LimitMs} ms and no errors` +
+        (last ? ` (at that rate: p50 ${last.p50Ms} ms, p99 ${last.p99Ms} ms)` : ""),
+    );
+  }
   let eventLatency: EventLatency | undefined;
   if (cfg.BENCH_EVENT_WRITES > 0) {
     log(`event latency: ${cfg.BENCH_EVENT_WRITES} writes, ${cfg.BENCH_EVENT_CONCURRENCY} at a time`);
@@ -255,6 +384,7 @@ async function main(): Promise<void> {
     },
     machine: { node: process.version, platform: process.platform, cpus: availableParallelism() },
     scenarios: summaries,
+    mixed: mixedResult,
     eventLatency,
   });
   console.log(`\nwritten to ${path.relative(process.cwd(), RESULTS_FILE)}`);

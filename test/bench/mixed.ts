@@ -1,0 +1,71 @@
+/**
+ * The mixed-load scenario (open-loop.ts has the request mix): one tenant's reads, searches and
+ * writes at a fixed rate, stepped up until a step fails; the result is the highest rate the system
+ * held with p99 < 50 ms and no errors (no non-2xx answer, no connection error, no request given up).
+ * That is the figure to compare with the hosted platform's ~1,000 req/s per tenant.
+ *
+ * Each step runs in a fresh worker thread (like load.ts), after one unmeasured second at its rate;
+ * the first step after a longer warm-up (BENCH_MIXED_WARMUP).
+ */
+import { Worker } from "node:worker_threads";
+import type { OpenLoopJob, OpenLoopStats } from "./open-loop.ts";
+
+export interface MixedOptions {
+  startRate: number;
+  stepRate: number;
+  maxRate: number;
+  stepSec: number;
+  warmupSec: number;
+  /** The p99 a step must stay under. */
+  p99LimitMs: number;
+}
+
+export interface MixedResult {
+  /** Highest rate held (0 if not even the first). */
+  heldRate: number;
+  p99LimitMs: number;
+  steps: (OpenLoopStats & { held: boolean })[];
+}
+
+export const held = (s: OpenLoopStats, p99LimitMs: number) =>
+  s.p99Ms < p99LimitMs && s.non2xx === 0 && s.errors === 0 && s.gaveUp === 0 && s.completed === s.scheduled;
+
+function inWorker(job: OpenLoopJob): Promise<OpenLoopStats> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./open-loop-worker.ts", import.meta.url), { workerData: job });
+    let result: OpenLoopStats | undefined;
+    worker.once("message", (m: OpenLoopStats) => {
+      result = m;
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) =>
+      result ? resolve(result) : reject(new Error(`open-loop worker exited with ${code} without a result`)),
+    );
+  });
+}
+
+export async function runMixed(
+  base: Omit<OpenLoopJob, "rate" | "durationSec" | "runId">,
+  opts: MixedOptions,
+  log: (msg: string) => void,
+): Promise<MixedResult> {
+  const runId = () => Math.random().toString(36).slice(2, 10);
+  const describe = (s: OpenLoopStats) =>
+    `${s.rate} req/s: p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, max ${s.maxMs} ms, ` +
+    `${s.completed}/${s.scheduled} answered, non-2xx ${s.non2xx}, errors ${s.errors}, gave up ${s.gaveUp}`;
+  if (opts.warmupSec > 0) {
+    const w = await inWorker({ ...base, rate: opts.startRate, durationSec: opts.warmupSec, runId: runId() });
+    log(`mixed: warm-up ${describe(w)}`);
+  }
+  const steps: MixedResult["steps"] = [];
+  let heldRate = 0;
+  for (let rate = opts.startRate; rate <= opts.maxRate; rate += opts.stepRate) {
+    const s = await inWorker({ ...base, rate, durationSec: opts.stepSec, runId: runId(), warmupSec: 1 });
+    const ok = held(s, opts.p99LimitMs);
+    steps.push({ ...s, held: ok });
+    log(`mixed: ${ok ? "held" : "NOT held"} ${describe(s)}`);
+    if (!ok) break;
+    heldRate = rate;
+  }
+  return { heldRate, p99LimitMs: opts.p99LimitMs, steps };
+}
