@@ -28,7 +28,9 @@ export function installAuth(app: FastifyInstance, verify: (token: string) => Pro
     const rawInfo = (req.headers["x-user-agent"] ?? req.headers["user-agent"] ?? "") as string;
     req.ctx = {
       tenant: p.tenant,
-      principal: { userId: p.userId, username: p.username, roles: p.roles, permissions: p.permissions },
+      // The verifier's cached object, the same for every request with this token (the kit encodes
+      // its context headers once per principal object).
+      principal: p,
       client: { api: route.startsWith("/graphql") ? "GRAPHQL" : "REST", rawInfo },
     };
     const missing = (config.permissions ?? []).filter((perm) => !p.permissions.includes(perm));

@@ -48,17 +48,51 @@ export const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
 const enc = (s: string) => encodeURIComponent(s);
 const dec = (s: string | null) => (s ? decodeURIComponent(s) : "");
 
+/** The principal's part of the headers, encoded once per principal object (tokens are cached). */
+const encodedPrincipals = new WeakMap<Principal, Record<string, string>>();
+
+function principalHeaders(p: Principal): Record<string, string> {
+  let h = encodedPrincipals.get(p);
+  if (!h) {
+    h = {
+      [CONTEXT_HEADERS.userId]: enc(p.userId),
+      [CONTEXT_HEADERS.username]: enc(p.username),
+      [CONTEXT_HEADERS.roles]: p.roles.map(enc).join(","),
+      [CONTEXT_HEADERS.permissions]: p.permissions.map(enc).join(","),
+    };
+    encodedPrincipals.set(p, h);
+  }
+  return h;
+}
+
 /** Headers that carry `ctx` to another service (trace context travels separately, as traceparent). */
 export function contextToHeaders(ctx: Omit<RequestContext, "traceId">): Record<string, string> {
   return {
     [CONTEXT_HEADERS.tenant]: ctx.tenant,
-    [CONTEXT_HEADERS.userId]: enc(ctx.principal.userId),
-    [CONTEXT_HEADERS.username]: enc(ctx.principal.username),
-    [CONTEXT_HEADERS.roles]: ctx.principal.roles.map(enc).join(","),
-    [CONTEXT_HEADERS.permissions]: ctx.principal.permissions.map(enc).join(","),
+    ...principalHeaders(ctx.principal),
     [CONTEXT_HEADERS.clientApi]: ctx.client.api,
     [CONTEXT_HEADERS.clientInfo]: enc(ctx.client.rawInfo.slice(0, 512)),
   };
+}
+
+/** Decoded role / permission lists by header value: the same few principals call again and again. */
+const decodedLists = new Map<string, readonly string[]>();
+const DECODED_LISTS_MAX = 1000;
+
+function decodeList(raw: string | null): readonly string[] {
+  if (!raw) return [];
+  let list = decodedLists.get(raw);
+  if (!list) {
+    list = Object.freeze(
+      raw
+        .split(",")
+        .filter((s) => s !== "")
+        .map(dec),
+    );
+    if (decodedLists.size >= DECODED_LISTS_MAX) decodedLists.clear();
+    decodedLists.set(raw, list);
+  }
+  return list;
 }
 
 /** Reads the context sent by {@link contextToHeaders}; a call without a valid tenant is rejected. */
@@ -70,11 +104,7 @@ export function contextFromHeaders(h: Headers, traceId: string): RequestContext 
       description: `RPC calls must carry a valid ${CONTEXT_HEADERS.tenant} header.`,
     });
   }
-  const list = (name: string) =>
-    (h.get(name) ?? "")
-      .split(",")
-      .filter((s) => s !== "")
-      .map(dec);
+  const list = (name: string) => decodeList(h.get(name));
   return {
     tenant,
     principal: {

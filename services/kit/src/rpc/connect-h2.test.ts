@@ -17,7 +17,7 @@ import { AppError } from "../errors.ts";
 import { createLogger } from "../logger.ts";
 import { createMetrics } from "../metrics.ts";
 import { callOptions, createRpcClient } from "./client.ts";
-import { recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
+import { CallHeaders, recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
 import { buildRpcServer, type RpcServer, requestContext, rpcPort } from "./server.ts";
 
 const ctx = {
@@ -82,6 +82,25 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const clients: [string, Transport | "kit"][] = [];
+
+describe("CallHeaders (the fast path's Headers)", () => {
+  it("is case-insensitive, joins appended values, skips HTTP/2 pseudo-headers, and converts back", () => {
+    const h = new CallHeaders({ ":status": "200", "Content-Type": "application/proto", "x-a": ["1", "2"] });
+    expect(h.get("content-type")).toBe("application/proto");
+    expect(h.has(":status")).toBe(false);
+    expect(h.get("X-A")).toBe("1, 2");
+    h.set("X-B", "b");
+    h.append("x-b", "c");
+    h.delete("content-type");
+    expect([...h]).toEqual([
+      ["x-a", "1, 2"],
+      ["x-b", "b, c"],
+    ]);
+    expect(h.get("missing")).toBeNull();
+    // Connect's own code copies it into a Fetch API Headers.
+    expect(new Headers(h as unknown as Headers).get("x-b")).toBe("b, c");
+  });
+});
 
 /** A port nothing listens on: the kernel's pick for a listener that is closed again at once. */
 async function freePort(): Promise<number> {
