@@ -88,7 +88,7 @@ const CLONE = `
       ($4::text[])[1 + s % ${FACILITIES}] as facility,
       'BENCH-' || s as toid,
       ${iso("statement_timestamp() - s * interval '1 second'")} as created,
-      ${iso("timestamptz '2026-01-02T00:00:00Z' + ((s * 7919) % 10080) * interval '1 minute'")} as target
+      ${iso("timestamptz '2026-01-02T00:00:00Z' + ((s::bigint * 7919) % 10080) * interval '1 minute'")} as target
     from generate_series($5::int, $3::int - 1) s
   ) g
   where t.tenant_id = $1 and t.id = $2::uuid`;
