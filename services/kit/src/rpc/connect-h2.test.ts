@@ -11,6 +11,7 @@ import {
 } from "@connectrpc/connect-node";
 import { CatalogService, GetCategoryRequestSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextFromHeaders } from "../context.ts";
 import { AppError } from "../errors.ts";
@@ -281,6 +282,32 @@ describe("unary Connect calls over h2c", () => {
       expect((await lean.getCategory({ id: "back" }, callOptions(ctx))).category?.id).toBe("back");
     } finally {
       await other.close();
+    }
+  });
+
+  it("a service writes no log line per call at info, one at debug (the gateway writes the access line)", async () => {
+    for (const [level, expected] of [
+      ["info", 0],
+      ["debug", 1],
+    ] as const) {
+      const lines: string[] = [];
+      const logger = pino({ level }, { write: (line: string) => void lines.push(line) });
+      const logged = await buildRpcServer({ ...rt, logger }, (router) =>
+        router.service(CatalogService, {
+          async getCategory(req) {
+            return { category: { id: req.id } };
+          },
+        }),
+      );
+      try {
+        await logged.listen({ host: "127.0.0.1", port: 0 });
+        const client = createRpcClient(CatalogService, `http://127.0.0.1:${rpcPort(logged)}`);
+        await client.getCategory({ id: "logged" }, callOptions(ctx));
+        const rpcLines = lines.filter((l) => JSON.parse(l).msg === "rpc");
+        expect(rpcLines, level).toHaveLength(expected);
+      } finally {
+        await logged.close();
+      }
     }
   });
 

@@ -91,7 +91,10 @@ function traceInterceptor(): Interceptor {
   };
 }
 
-/** One log line and one histogram sample per call. */
+/**
+ * One histogram sample per call, and a log line at debug: the gateway writes the one access line
+ * per request; a service's own line per call is for debugging (LOG_LEVEL=debug).
+ */
 function observeInterceptor(rt: ServiceRuntime): Interceptor {
   return (next) => async (req) => {
     const start = process.hrtime.bigint();
@@ -105,8 +108,8 @@ function observeInterceptor(rt: ServiceRuntime): Interceptor {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const operation = `${req.service.typeName}/${req.method.name}`;
       rt.metrics.requestDuration.observe({ operation, outcome }, seconds);
-      if (req.service.typeName !== HEALTH) {
-        rt.logger.info(
+      if (req.service.typeName !== HEALTH && rt.logger.isLevelEnabled("debug")) {
+        rt.logger.debug(
           {
             rpc: operation,
             tenant: req.contextValues.get(requestContextKey)?.tenant,
