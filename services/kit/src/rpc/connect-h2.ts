@@ -200,6 +200,11 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
       stream.end(body);
     });
 
+  // The interceptors around the exchange, built once; each call's timeout travels on its request.
+  const chain = withInterceptors(
+    (r) => exchange(r, (r as UnaryRequest & { [TIMEOUT]?: number })[TIMEOUT]) as Promise<UnaryResponse>,
+    opts.interceptors,
+  );
   return {
     async unary<I extends DescMessage, O extends DescMessage>(
       method: DescMethodUnary<I, O>,
@@ -213,8 +218,7 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
       const requestHeader = callHeaders(header);
       // Interceptors see the timeout as connect-node's transport shows it.
       if (timeout !== undefined) requestHeader.set("connect-timeout-ms", String(timeout));
-      const next = withInterceptors((r) => exchange(r, timeout) as Promise<UnaryResponse>, opts.interceptors);
-      return next({
+      return chain({
         stream: false,
         service: method.parent,
         method,
@@ -224,6 +228,7 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
         header: requestHeader,
         contextValues: contextValues ?? createContextValues(),
         message: create(method.input, input),
+        [TIMEOUT]: timeout,
       } as UnaryRequest) as Promise<UnaryResponse<I, O>>;
     },
     stream() {
@@ -231,6 +236,9 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
     },
   };
 }
+
+/** The timeout of a client call, on its request (for the exchange under the interceptors). */
+const TIMEOUT = Symbol("fop.timeout");
 
 /** A signal that never aborts (calls without one). */
 const NEVER = new AbortController().signal;
@@ -303,6 +311,37 @@ const callHeaders = (init?: HeadersInit | http2.IncomingHttpHeaders): Headers =>
   new CallHeaders(init) as unknown as Headers;
 
 // --- server ---------------------------------------------------------------------------------------
+
+/** What the innermost step of a server call needs, carried on the request (see serverChain). */
+const CALL = Symbol("fop.call");
+type ServerCall = UnaryRequest & { [CALL]: { entry: UnaryEntry; hctx: HandlerContext } };
+
+/** Runs the implementation of a fast-path call: the innermost step under the interceptors. */
+async function runImpl(r: UnaryRequest): Promise<UnaryResponse> {
+  const { entry, hctx } = (r as ServerCall)[CALL];
+  const { service, method } = entry;
+  const result = await entry.impl(r.message, hctx);
+  return {
+    stream: false,
+    service,
+    method,
+    header: hctx.responseHeader,
+    trailer: hctx.responseTrailer,
+    message: create(method.output, result as MessageInitShape<typeof method.output>),
+  } as UnaryResponse;
+}
+
+/** The interceptors wrapped around runImpl, built once per interceptor list (not per call). */
+const chains = new WeakMap<Interceptor[], UnaryFn>();
+function serverChain(interceptors: Interceptor[] | undefined): UnaryFn {
+  if (!interceptors) return runImpl;
+  let chain = chains.get(interceptors);
+  if (!chain) {
+    chain = withInterceptors(runImpl, interceptors);
+    chains.set(interceptors, chain);
+  }
+  return chain;
+}
 
 interface UnaryEntry {
   service: DescService;
@@ -436,17 +475,7 @@ async function handleUnary(
     } catch (err) {
       throw new ConnectError(`cannot decode the request: ${(err as Error).message}`, Code.InvalidArgument);
     }
-    const next = withInterceptors(async (r) => {
-      const result = await entry.impl(r.message, hctx);
-      return {
-        stream: false,
-        service,
-        method,
-        header: hctx.responseHeader,
-        trailer: hctx.responseTrailer,
-        message: create(method.output, result as MessageInitShape<typeof method.output>),
-      };
-    }, opts.interceptors);
+    const next = serverChain(opts.interceptors);
     const out = await next({
       stream: false,
       service,
@@ -457,7 +486,8 @@ async function handleUnary(
       header,
       contextValues,
       message,
-    });
+      [CALL]: { entry, hctx },
+    } as UnaryRequest);
     if (controller.signal.aborted) throw ConnectError.from(controller.signal.reason);
     const bytes = toBinary(method.output, out.message);
     const headers: http2.OutgoingHttpHeaders = {
