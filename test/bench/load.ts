@@ -49,7 +49,7 @@ export interface LoadStats {
 export type LoadGenMode = "worker" | "inline";
 
 /** Nearest-rank percentile of ascending `sorted`. */
-function percentile(sorted: Float64Array, p: number): number {
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
@@ -94,16 +94,21 @@ export async function fire(job: LoadJob): Promise<LoadStats> {
 /** Runs `job` in a fresh worker thread (default) or inline. */
 export function runLoad(job: LoadJob, mode: LoadGenMode): Promise<LoadStats> {
   if (mode === "inline") return fire(job);
+  return inWorker<LoadStats>(new URL("./load-worker.ts", import.meta.url), job);
+}
+
+/** Runs `module` (which posts one result) in a fresh worker thread with `data`; its result. */
+export function inWorker<R>(module: URL, data: unknown): Promise<R> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./load-worker.ts", import.meta.url), { workerData: job });
-    let result: LoadStats | undefined;
-    worker.once("message", (m: LoadStats) => {
+    const worker = new Worker(module, { workerData: data });
+    let result: R | undefined;
+    worker.once("message", (m: R) => {
       result = m;
     });
     worker.once("error", reject);
     worker.once("exit", (code) => {
-      if (result) resolve(result);
-      else reject(new Error(`load worker exited with code ${code} without a result`));
+      if (result !== undefined) resolve(result);
+      else reject(new Error(`${module.pathname} exited with code ${code} without a result`));
     });
   });
 }

@@ -7,7 +7,7 @@
  * Each step runs in a fresh worker thread (like load.ts), after one unmeasured second at its rate;
  * the first step after a longer warm-up (BENCH_MIXED_WARMUP).
  */
-import { Worker } from "node:worker_threads";
+import { inWorker } from "./load.ts";
 import type { OpenLoopJob, OpenLoopStats } from "./open-loop.ts";
 
 export interface MixedOptions {
@@ -30,19 +30,8 @@ export interface MixedResult {
 export const held = (s: OpenLoopStats, p99LimitMs: number) =>
   s.p99Ms < p99LimitMs && s.non2xx === 0 && s.errors === 0 && s.gaveUp === 0 && s.completed === s.scheduled;
 
-function inWorker(job: OpenLoopJob): Promise<OpenLoopStats> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./open-loop-worker.ts", import.meta.url), { workerData: job });
-    let result: OpenLoopStats | undefined;
-    worker.once("message", (m: OpenLoopStats) => {
-      result = m;
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code) =>
-      result ? resolve(result) : reject(new Error(`open-loop worker exited with ${code} without a result`)),
-    );
-  });
-}
+const inOpenLoopWorker = (job: OpenLoopJob) =>
+  inWorker<OpenLoopStats>(new URL("./open-loop-worker.ts", import.meta.url), job);
 
 export async function runMixed(
   base: Omit<OpenLoopJob, "rate" | "durationSec" | "runId">,
@@ -54,13 +43,24 @@ export async function runMixed(
     `${s.rate} req/s: p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms, max ${s.maxMs} ms, ` +
     `${s.completed}/${s.scheduled} answered, non-2xx ${s.non2xx}, errors ${s.errors}, gave up ${s.gaveUp}`;
   if (opts.warmupSec > 0) {
-    const w = await inWorker({ ...base, rate: opts.startRate, durationSec: opts.warmupSec, runId: runId() });
+    const w = await inOpenLoopWorker({
+      ...base,
+      rate: opts.startRate,
+      durationSec: opts.warmupSec,
+      runId: runId(),
+    });
     log(`mixed: warm-up ${describe(w)}`);
   }
   const steps: MixedResult["steps"] = [];
   let heldRate = 0;
   for (let rate = opts.startRate; rate <= opts.maxRate; rate += opts.stepRate) {
-    const s = await inWorker({ ...base, rate, durationSec: opts.stepSec, runId: runId(), warmupSec: 1 });
+    const s = await inOpenLoopWorker({
+      ...base,
+      rate,
+      durationSec: opts.stepSec,
+      runId: runId(),
+      warmupSec: 1,
+    });
     const ok = held(s, opts.p99LimitMs);
     steps.push({ ...s, held: ok });
     log(`mixed: ${ok ? "held" : "NOT held"} ${describe(s)}`);

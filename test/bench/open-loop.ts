@@ -11,6 +11,7 @@
  * (open-loop-worker.ts) so its event loop does not share the gateway's.
  */
 import http from "node:http";
+import { percentile } from "./load.ts";
 import { type PickJobSeed, pickJobBody } from "./pickjob-seed.ts";
 
 export interface OpenLoopJob {
@@ -64,11 +65,6 @@ export function kindOf(i: number): RequestKind {
 
 const TIMEOUT_MS = 10_000;
 
-/** Nearest-rank percentile of an ascending array. */
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 const round = (n: number) => Math.round(n * 100) / 100;
 
 export async function runOpenLoop(job: OpenLoopJob): Promise<OpenLoopStats> {

@@ -11,7 +11,7 @@ export const auditRecordsConsumer = (deps: AuditDeps, runtime: ConsumerDeps) =>
     batch: {
       check: checkEvent,
       statement: (events) => recordEventsStatement(deps, events),
-      idempotent: true, // audit_record's unique (tenant_id, event_id)
+      // Idempotent by audit_record's unique (tenant_id, event_id): see recordEventsStatement.
       size: 64,
     },
     concurrency: 4,

@@ -1,19 +1,17 @@
 /**
- * Durable JetStream consumers: explicit ack, bounded concurrency, idempotent on event id (an inbox
- * row per processed event id, written atomically with the event's effects), ack only after they
- * commit, `nak` with backoff on transient errors, `term` + a dead-letter row + an error log for
+ * Durable JetStream consumers: explicit ack, bounded concurrency, idempotent on event id, ack
+ * only after the event's effects commit, `nak` with backoff on transient errors, `term` + a dead-letter row + an error log for
  * poison messages (undecodable, rejected as invalid, or out of deliveries). Trace context comes
  * from the headers: each message has its own consume span.
  *
  * Two ways to apply events:
- * - `handle(tx, event)`: any logic, one transaction per event (inbox row, handler, commit).
+ * - `handle(tx, event)`: any logic, one transaction per event; an inbox row (consumer, event id)
+ *   written in it makes a redelivery a no-op.
  * - `batch`: the messages that arrive together (up to `batch.size`) are applied by ONE
- *   autocommitted statement: the inbox insert as a CTE `fresh(event_id)` (the ids of the batch not
- *   processed before) followed by the handler's statement, which leaves out events not in `fresh`.
- *   One round trip for a whole batch, atomic as a transaction. Events `batch.check` refuses are
- *   dead-lettered alone before the statement is built; if the statement fails anyway, each event
- *   is tried alone, so a bad one cannot hold the others back. A statement that is idempotent by
- *   itself (a unique event id, ON CONFLICT DO NOTHING) can do without the inbox (`idempotent`).
+ *   autocommitted statement, which must itself skip events it applied before (a unique key on the
+ *   event id, ON CONFLICT DO NOTHING). One round trip for a whole batch. Events `batch.check`
+ *   refuses are dead-lettered alone before the statement is built; if the statement fails anyway,
+ *   each event is tried alone, so a bad one cannot hold the others back.
  *
  * `fop_consumer_events_total{consumer,outcome}` and `fop_consumer_statements_total{consumer,mode}`
  * (mode `batch`, or `single` for the one-by-one retry) show what happens.
@@ -61,16 +59,10 @@ export interface BatchHandler {
   /** Throws (an `invalid` AppError) for an event that can never be applied: it is dead-lettered. */
   check?: (event: EventEnvelope) => void;
   /**
-   * The statement applying `events` (placeholders $1..$n). It runs after the CTE
-   * `fresh(event_id uuid)` in the same statement and must leave out the events whose id is not in
-   * `fresh` (processed before). It may itself start with WITH.
+   * The one statement applying `events`. It must skip the events it applied before (a unique key
+   * on the event id with ON CONFLICT DO NOTHING): the same event may be delivered again.
    */
   statement: (events: EventEnvelope[]) => Sql;
-  /**
-   * The statement itself skips events it applied before (a unique key on the event id with ON
-   * CONFLICT DO NOTHING): no inbox row is written and there is no `fresh`.
-   */
-  idempotent?: boolean;
   /** Messages per batch at most (default 64). */
   size?: number;
 }
@@ -237,24 +229,10 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
     }
   }
 
-  /** The inbox CTE and the handler's statement as one statement, autocommitted. */
+  /** The handler's statement for `batch`, autocommitted. */
   async function applyStatement(batch: EventEnvelope[]): Promise<void> {
-    const stmt = opts.batch!.statement(batch);
-    if (opts.batch!.idempotent) {
-      try {
-        await query(db, stmt);
-      } catch (err) {
-        throw translateDbError(err);
-      }
-      return;
-    }
-    const n = stmt.params.length;
-    const inbox = `fresh as (insert into ${schema}.inbox (consumer, event_id)
-      select $${n + 1}, unnest($${n + 2}::uuid[]) on conflict do nothing returning event_id)`;
-    const own = stmt.text.replace(/^\s*with\s/i, "");
-    const text = own === stmt.text ? `with ${inbox} ${own}` : `with ${inbox}, ${own}`;
     try {
-      await query(db, { text, params: [...stmt.params, opts.name, batch.map((e) => e.id)] });
+      await query(db, opts.batch!.statement(batch));
     } catch (err) {
       throw translateDbError(err);
     }
@@ -321,11 +299,8 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
 
   /** A consume span per message, child of the context its headers carry. */
   function consumeSpan(m: JsMsg, eventId: string) {
-    const parent = m.headers
-      ? extractTraceContext(
-          Object.fromEntries([...m.headers.keys()].map((k) => [k.toLowerCase(), m.headers!.get(k)])),
-        )
-      : otelContext.active();
+    // The relay writes the trace headers lower-case, as the W3C propagator reads them.
+    const parent = m.headers ? extractTraceContext(m.headers as unknown as Headers) : otelContext.active();
     const span = tracer().startSpan(
       `${m.subject} process`,
       {

@@ -14,7 +14,7 @@
  */
 import pg from "pg";
 import type { RequestContext } from "../context.ts";
-import { type Db, query, type Sql, whenCommitted } from "../db/sql.ts";
+import { type Db, dbOf, query, type Sql, whenCommitted } from "../db/sql.ts";
 import { translateDbError, type UniqueViolations } from "../db/tx.ts";
 import { checkDeadline, currentCall, DEADLINE_SETTING } from "../deadline.ts";
 import { newId } from "../ids.ts";
@@ -173,13 +173,13 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   });
   pool.on("error", () => {}); // an idle connection lost: the pool replaces it
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new Error(`bad batch size ${batchSize}`);
-  /** Takes the oldest rows no other relay holds and returns them (prepared: planned once). */
-  const claim = {
-    name: `outbox_claim_${outbox.schema}`,
+  /** Takes the oldest rows no other relay holds and returns them. */
+  const claim: Sql = {
     text: `delete from ${outbox.schema}.outbox o
       where o.id in (select id from ${outbox.schema}.outbox order by created, id limit $1 for update skip locked)
       returning o.id, o.subject, o.payload, o.headers, o.created`,
-    values: [batchSize],
+    params: [batchSize],
+    prepare: true,
   };
   let running = false;
   let wake: (() => void) | undefined;
@@ -250,7 +250,7 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
     const client = await pool.connect();
     try {
       await client.query("begin");
-      const { rows } = await client.query<Row>(claim);
+      const rows = await query<Row>(dbOf(client), claim);
       // In the order they were written (RETURNING has none).
       rows.sort((a, b) => a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : 1));
       if (rows.length) await publish(rows);
