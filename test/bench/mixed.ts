@@ -7,6 +7,7 @@
  * Each step runs in a fresh worker thread (like load.ts), after one unmeasured second at its rate;
  * the first step after a longer warm-up (BENCH_MIXED_WARMUP).
  */
+import { type CpuProbe, cpuSince, cpuSnapshot } from "./cpu.ts";
 import { inWorker } from "./load.ts";
 import type { OpenLoopJob, OpenLoopStats } from "./open-loop.ts";
 
@@ -18,13 +19,15 @@ export interface MixedOptions {
   warmupSec: number;
   /** The p99 a step must stay under. */
   p99LimitMs: number;
+  /** When given, each step reports the CPU each of these spent per request (`cpuUsPerRequest`). */
+  cpu?: CpuProbe;
 }
 
 export interface MixedResult {
   /** Highest rate held (0 if not even the first). */
   heldRate: number;
   p99LimitMs: number;
-  steps: (OpenLoopStats & { held: boolean })[];
+  steps: (OpenLoopStats & { held: boolean; cpuUsPerRequest?: Record<string, number> })[];
 }
 
 export const held = (s: OpenLoopStats, p99LimitMs: number) =>
@@ -54,6 +57,7 @@ export async function runMixed(
   const steps: MixedResult["steps"] = [];
   let heldRate = 0;
   for (let rate = opts.startRate; rate <= opts.maxRate; rate += opts.stepRate) {
+    const before = opts.cpu ? cpuSnapshot(opts.cpu) : undefined;
     const s = await inOpenLoopWorker({
       ...base,
       rate,
@@ -61,9 +65,24 @@ export async function runMixed(
       runId: runId(),
       warmupSec: 1,
     });
+    // Over the whole step, its unmeasured second included (so slightly high per request).
+    const cpuUsPerRequest =
+      opts.cpu && before
+        ? Object.fromEntries(
+            Object.entries(cpuSince(opts.cpu, before)).map(([k, sec]) => [
+              k,
+              Math.round((sec * 1e6) / (s.scheduled + s.rate)),
+            ]),
+          )
+        : undefined;
     const ok = held(s, opts.p99LimitMs);
-    steps.push({ ...s, held: ok });
-    log(`mixed: ${ok ? "held" : "NOT held"} ${describe(s)}`);
+    steps.push({ ...s, held: ok, ...(cpuUsPerRequest ? { cpuUsPerRequest } : {}) });
+    const cpuText = cpuUsPerRequest
+      ? `; CPU us/req ${Object.entries(cpuUsPerRequest)
+          .map(([k, us]) => `${k} ${us}`)
+          .join(", ")}`
+      : "";
+    log(`mixed: ${ok ? "held" : "NOT held"} ${describe(s)}${cpuText}`);
     if (!ok) break;
     heldRate = rate;
   }

@@ -10,7 +10,7 @@
  * on a job this run created (a create while there is none yet). Runs in a worker thread
  * (open-loop-worker.ts) so its event loop does not share the gateway's.
  */
-import http from "node:http";
+import { Http1Pool, requestFormatter } from "./http1.ts";
 import { percentile } from "./load.ts";
 import { type PickJobSeed, pickJobBody } from "./pickjob-seed.ts";
 
@@ -73,18 +73,23 @@ export async function runOpenLoop(job: OpenLoopJob): Promise<OpenLoopStats> {
 }
 
 async function runWindow(job: OpenLoopJob): Promise<OpenLoopStats> {
-  const url = new URL(job.baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.maxInFlight });
+  const pool = new Http1Pool(job.baseUrl);
+  const format = requestFormatter(job.baseUrl, job.headers);
   const latencies: number[] = [];
   const kindLatencies: Record<RequestKind, number[]> = { get: [], search: [], create: [], action: [] };
   const statusCodes: Record<string, number> = {};
   /** Jobs this run created and has not started yet (the actions' targets). */
   const created: string[] = [];
-  const searchBody = JSON.stringify({
-    query: { and: [{ facilityRef: { eq: job.seed.facilityId } }, { status: { eq: "OPEN" } }] },
-    sort: [{ targetTime: "ASC" }],
-    size: 20,
-  });
+  const searchRequest = format(
+    "POST",
+    "/api/pickjobs/search",
+    JSON.stringify({
+      query: { and: [{ facilityRef: { eq: job.seed.facilityId } }, { status: { eq: "OPEN" } }] },
+      sort: [{ targetTime: "ASC" }],
+      size: 20,
+    }),
+  );
+  const startBody = JSON.stringify({ name: "START", version: 1 });
   let scheduled = 0;
   let completed = 0;
   let ok = 0;
@@ -96,63 +101,33 @@ async function runWindow(job: OpenLoopJob): Promise<OpenLoopStats> {
 
   function request(i: number, due: number): Promise<void> {
     let kind = kindOf(i);
-    let method = "GET";
-    let path: string;
-    let body: string | undefined;
     if (kind === "action" && created.length === 0) kind = "create";
-    if (kind === "get") path = `/api/pickjobs/${job.seed.ids[i % job.seed.ids.length]}`;
-    else if (kind === "search") {
-      method = "POST";
-      path = "/api/pickjobs/search";
-      body = searchBody;
-    } else if (kind === "create") {
-      method = "POST";
-      path = "/api/pickjobs";
-      body = JSON.stringify({
-        ...pickJobBody(job.seed.facilityId),
-        tenantOrderId: `M-${job.runId}-${creates++}`,
-      });
-    } else {
-      method = "POST";
-      path = `/api/pickjobs/${created.shift()}/actions`;
-      body = JSON.stringify({ name: "START", version: 1 });
-    }
-    const headers: Record<string, string> = { ...job.headers };
-    if (body !== undefined) {
-      headers["content-type"] = "application/json";
-      headers["content-length"] = String(Buffer.byteLength(body));
-    }
-    return new Promise((resolve) => {
-      const req = http.request(
-        { agent, host: url.hostname, port: url.port, method, path, headers, timeout: TIMEOUT_MS },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => {
-            if (kind === "create") chunks.push(c);
-          });
-          res.on("end", () => {
-            const ms = performance.now() - due;
-            const status = res.statusCode ?? 0;
-            statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-            completed++;
-            latencies.push(ms);
-            kindLatencies[kind].push(ms);
-            if (status >= 200 && status < 300) {
-              ok++;
-              if (kind === "create") created.push(JSON.parse(Buffer.concat(chunks).toString()).id);
-            } else non2xx++;
-            resolve();
-          });
-        },
+    let req: Buffer;
+    if (kind === "get") req = format("GET", `/api/pickjobs/${job.seed.ids[i % job.seed.ids.length]}`);
+    else if (kind === "search") req = searchRequest;
+    else if (kind === "create") {
+      req = format(
+        "POST",
+        "/api/pickjobs",
+        JSON.stringify({ ...pickJobBody(job.seed.facilityId), tenantOrderId: `M-${job.runId}-${creates++}` }),
       );
-      req.on("timeout", () => req.destroy(new Error("timeout")));
-      req.on("error", () => {
+    } else req = format("POST", `/api/pickjobs/${created.shift()}/actions`, startBody);
+    return pool.request(req, { wantBody: kind === "create", timeoutMs: TIMEOUT_MS }).then(
+      (res) => {
+        const ms = performance.now() - due;
+        statusCodes[res.status] = (statusCodes[res.status] ?? 0) + 1;
+        completed++;
+        latencies.push(ms);
+        kindLatencies[kind].push(ms);
+        if (res.status >= 200 && res.status < 300) {
+          ok++;
+          if (kind === "create") created.push(JSON.parse(res.body.toString()).id);
+        } else non2xx++;
+      },
+      () => {
         errors++;
-        resolve();
-      });
-      if (body !== undefined) req.write(body);
-      req.end();
-    });
+      },
+    );
   }
 
   const outstanding = new Set<Promise<void>>();
@@ -184,7 +159,7 @@ async function runWindow(job: OpenLoopJob): Promise<OpenLoopStats> {
     const timer = setInterval(tick, 1);
   });
   await Promise.all(outstanding);
-  agent.destroy();
+  pool.close();
   latencies.sort((a, b) => a - b);
   const byKind = Object.fromEntries(
     Object.entries(kindLatencies).map(([k, xs]) => [

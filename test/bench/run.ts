@@ -349,6 +349,8 @@ async function main(): Promise<void> {
         stepSec: cfg.BENCH_MIXED_STEP_SECONDS,
         warmupSec: cfg.BENCH_MIXED_WARMUP,
         p99LimitMs: 50,
+        // The load generator is a worker thread of this process: "bench process" is it plus the gateway.
+        cpu: { targets: { ...cpu.system.targets, "bench process": String(process.pid) } },
       },
       log,
     );
