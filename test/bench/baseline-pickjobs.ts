@@ -7,6 +7,8 @@
  * - POST /api/pickjobs: the facility check (one select on catalog.facility, where the system asks
  *   the catalog service over RPC), then one transaction: the job row with its derived columns, an
  *   outbox row with the outbox notify — the statements the service's transaction sends.
+ * - POST /api/pickjobs/:id/actions: one transaction: the job row locked, the action applied by the
+ *   service's own function, the row and its derived columns written back, an outbox row.
  * - GET /api/pickjobs/:id: one select of the document.
  * - POST /api/pickjobs/search: the SQL kit's runSearch produces for "facilityRef eq + status eq,
  *   sort targetTime ASC" (same text, so the same index and plan); other queries are not supported.
@@ -16,7 +18,7 @@
  */
 import { isUuid, newId } from "@fop/kit/ids";
 import { cursorCodec } from "@fop/kit/search/cursor";
-import { createPickJob, jobColumns, newShortId, TARGET_TIME_KEY } from "@fop/picking";
+import { applyPickJobAction, createPickJob, jobColumns, newShortId, TARGET_TIME_KEY } from "@fop/picking";
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
 
@@ -56,6 +58,9 @@ const JOB_COLUMNS = Object.keys(
 );
 const INSERT_JOB = `insert into picking.pick_job (tenant_id, id, version, created, last_modified, doc, ${JOB_COLUMNS.join(", ")})
   values ($1, $2, $3, $4, $5, $6, ${JOB_COLUMNS.map((_, i) => `$${i + 7}`).join(", ")})`;
+
+const UPDATE_JOB = `update picking.pick_job set version = $3, last_modified = $4, doc = $5,
+  ${JOB_COLUMNS.map((c, i) => `${c} = $${i + 6}`).join(", ")} where tenant_id = $1 and id = $2`;
 
 // runSearch's text for {and: [{facilityRef: {eq}}, {status: {eq}}]}, sort [{targetTime: "ASC"}].
 const searchSql = (limit: number) =>
@@ -140,6 +145,54 @@ export function pickJobRoutes(
     }
     return reply.code(201).header("location", `/api/pickjobs/${job.id}`).type("application/json").send(doc);
   });
+
+  app.post<{ Params: { id: string }; Body: Json }>(
+    "/api/pickjobs/:id/actions",
+    { schema: { body: { type: "object", required: ["name", "version"] } } },
+    async (req, reply) => {
+      const { id } = req.params;
+      if (!isUuid(id)) return reply.code(404).send([{ summary: "not found", code: "NOT_FOUND" }]);
+      const client = await picking.connect();
+      try {
+        await client.query("begin");
+        const { rows } = await client.query<{ doc: Parameters<typeof applyPickJobAction>[0] }>(
+          "select doc from picking.pick_job where tenant_id = $1 and id = $2 for update",
+          [tenant, id],
+        );
+        const current = rows[0]?.doc;
+        if (!current || current.version !== req.body.version) {
+          await client.query("rollback");
+          return reply.code(current ? 409 : 404).send([{ summary: "not found or stale", code: "CONFLICT" }]);
+        }
+        const { job, event } = applyPickJobAction(current, req.body as never, {
+          now: new Date(),
+          user,
+          newId,
+        });
+        const doc = JSON.stringify(job);
+        const cols = jobColumns(job);
+        await client.query(UPDATE_JOB, [
+          tenant,
+          id,
+          job.version,
+          job.lastModified,
+          doc,
+          ...JOB_COLUMNS.map((c) => cols[c as keyof typeof cols]),
+        ]);
+        await client.query(
+          "insert into picking.outbox (id, subject, payload, headers) values ($1, $2, $3, $4)",
+          [newId(), `fop.picking.${event}`, Buffer.from(doc), "{}"],
+        );
+        await client.query("commit");
+        return reply.type("application/json").send(doc);
+      } catch (err) {
+        await client.query("rollback").catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+  );
 
   app.get<{ Params: { id: string } }>("/api/pickjobs/:id", async (req, reply) => {
     const { id } = req.params;

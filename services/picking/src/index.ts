@@ -2,5 +2,6 @@
 // without the service around it: the pure functions, not a copy of them.
 export { jobColumns } from "./db/rows.ts";
 export { TARGET_TIME_KEY } from "./db/sort-keys.ts";
+export { applyPickJobAction } from "./domain/lifecycle.ts";
 export { createPickJob } from "./domain/pickjob.ts";
 export { newShortId, pickingService } from "./service.ts";
