@@ -69,6 +69,7 @@ const benchConfig = {
   BENCH_MIXED_MAX: env.int("mixed scenario: highest rate tried (req/s)", 5000, 1),
   BENCH_MIXED_STEP_SECONDS: env.int("mixed scenario: seconds per step", 10, 1, 3600),
   BENCH_MIXED_WARMUP: env.int("mixed scenario: warm-up seconds at the first rate", 3, 0, 600),
+  BENCH_MIXED_BASELINE: env.bool("mixed scenario: run it against the baseline too (before the system)", true),
   BENCH_SCALE_SIZES: env.string("--scale: pick job counts the search is measured over", "10000,1000000"),
 };
 type BenchConfig = ReturnType<typeof loadConfig<typeof benchConfig>>;
@@ -340,7 +341,7 @@ async function main(): Promise<void> {
         `${cfg.BENCH_MIXED_START} req/s in steps of ${cfg.BENCH_MIXED_STEP} (${cfg.BENCH_MIXED_STEP_SECONDS} s each); ` +
         `the baseline, then the system`,
     );
-    for (const t of ["baseline", "system"] as const) {
+    for (const t of cfg.BENCH_MIXED_BASELINE ? TARGETS : (["system"] as const)) {
       const seed = await seedPickJobs(targets[t], cfg.BENCH_PICKJOBS);
       mixedResults[t] = await runMixed(
         { baseUrl: targets[t].baseUrl, headers: targets[t].headers, seed, maxInFlight: 1000 },
