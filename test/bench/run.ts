@@ -14,10 +14,12 @@
  * BENCH_SCENARIOS (comma-separated names; `mixed` for the mixed scenario), BENCH_PICKJOBS (pick jobs
  * the pick job scenarios run over, seeded in SQL: 100000), BENCH_MIXED_START / _STEP / _MAX /
  * _STEP_SECONDS / _WARMUP (the mixed scenario's rates: 500, 250, 5000 req/s; 10 s, 3 s),
+ * BENCH_MIXED_BASELINE (run the mixed scenario against the baseline too: true),
  * DATABASE_URL (else 127.0.0.1:5432, else embedded).
  *
  * Then the mixed scenario (mixed.ts): one tenant's reads, searches and writes open-loop at a fixed
- * rate, stepped up; it reports the highest rate held with p99 < 50 ms and no errors.
+ * rate, stepped up, against the baseline and then the system; it reports the highest rate each
+ * held with p99 < 50 ms and no errors, and their ratio.
  *
  * `npm run bench -- --scale` (or BENCH_SCALE=1) measures only the pick job search, over a table grown
  * through BENCH_SCALE_SIZES (10000,1000000): the page time must stay flat (see runScale).
