@@ -92,6 +92,31 @@ const cursors = cursorCodec();
 const cursor = (r: { id: string; __sort_value: Date } | undefined) =>
   r ? cursors.encode({ sort: "targetTime", dir: "ASC", value: r.__sort_value.toISOString(), id: r.id }) : "";
 
+/** `fn` in one transaction on a client of `pool` (rolled back if it throws). */
+async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("begin");
+    const result = await fn(client);
+    await client.query("commit");
+    return result;
+  } catch (err) {
+    await client.query("rollback").catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** The outbox row of an event, as kit's Outbox records it. */
+const recordEvent = (client: pg.PoolClient, event: string, doc: string) =>
+  client.query("insert into picking.outbox (id, subject, payload, headers) values ($1, $2, $3, $4)", [
+    newId(),
+    `fop.picking.${event}`,
+    Buffer.from(doc),
+    "{}",
+  ]);
+
 /** Registers the pick job routes for `tenant`; `catalog` and `picking` are the two services' pools. */
 export function pickJobRoutes(
   app: FastifyInstance,
@@ -119,9 +144,7 @@ export function pickJobRoutes(
     });
     const doc = JSON.stringify(job);
     const cols = jobColumns(job);
-    const client = await picking.connect();
-    try {
-      await client.query("begin");
+    await inTransaction(picking, async (client) => {
       await client.query(INSERT_JOB, [
         tenant,
         job.id,
@@ -131,18 +154,8 @@ export function pickJobRoutes(
         doc,
         ...JOB_COLUMNS.map((c) => cols[c as keyof typeof cols]),
       ]);
-      // The outbox row (the event), as kit's Outbox records it.
-      await client.query(
-        "insert into picking.outbox (id, subject, payload, headers) values ($1, $2, $3, $4)",
-        [newId(), "fop.picking.PICK_JOB_CREATED", Buffer.from(doc), "{}"],
-      );
-      await client.query("commit");
-    } catch (err) {
-      await client.query("rollback").catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+      await recordEvent(client, "PICK_JOB_CREATED", doc);
+    });
     return reply.code(201).header("location", `/api/pickjobs/${job.id}`).type("application/json").send(doc);
   });
 
@@ -152,45 +165,35 @@ export function pickJobRoutes(
     async (req, reply) => {
       const { id } = req.params;
       if (!isUuid(id)) return reply.code(404).send([{ summary: "not found", code: "NOT_FOUND" }]);
-      const client = await picking.connect();
-      try {
-        await client.query("begin");
+      const doc = await inTransaction(picking, async (client) => {
         const { rows } = await client.query<{ doc: Parameters<typeof applyPickJobAction>[0] }>(
           "select doc from picking.pick_job where tenant_id = $1 and id = $2 for update",
           [tenant, id],
         );
         const current = rows[0]?.doc;
-        if (!current || current.version !== req.body.version) {
-          await client.query("rollback");
-          return reply.code(current ? 409 : 404).send([{ summary: "not found or stale", code: "CONFLICT" }]);
-        }
+        if (!current || current.version !== req.body.version) return undefined;
         const { job, event } = applyPickJobAction(current, req.body as never, {
           now: new Date(),
           user,
           newId,
         });
-        const doc = JSON.stringify(job);
+        const json = JSON.stringify(job);
         const cols = jobColumns(job);
         await client.query(UPDATE_JOB, [
           tenant,
           id,
           job.version,
           job.lastModified,
-          doc,
+          json,
           ...JOB_COLUMNS.map((c) => cols[c as keyof typeof cols]),
         ]);
-        await client.query(
-          "insert into picking.outbox (id, subject, payload, headers) values ($1, $2, $3, $4)",
-          [newId(), `fop.picking.${event}`, Buffer.from(doc), "{}"],
-        );
-        await client.query("commit");
-        return reply.type("application/json").send(doc);
-      } catch (err) {
-        await client.query("rollback").catch(() => {});
-        throw err;
-      } finally {
-        client.release();
+        await recordEvent(client, event, json);
+        return json;
+      });
+      if (doc === undefined) {
+        return reply.code(409).send([{ summary: "no such job, or not at that version", code: "CONFLICT" }]);
       }
+      return reply.type("application/json").send(doc);
     },
   );
 
