@@ -15,6 +15,7 @@ export const gatewayConfig = {
   CATALOG_URL: serviceUrl("catalog"),
   AUDIT_URL: serviceUrl("audit"),
   PICKING_URL: serviceUrl("picking"),
+  LOADUNITS_URL: serviceUrl("loadunits"),
   /** Production: verify tokens from an OIDC issuer. */
   AUTH_JWKS_URL: env.optionalString("JWKS URL of the OIDC issuer (production)"),
   AUTH_ISSUER: env.optionalString("expected `iss` of tokens"),

@@ -6,6 +6,7 @@ import { createMetrics } from "@fop/kit/metrics";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
 import { buildGateway } from "./app.ts";
@@ -19,11 +20,17 @@ export type GatewayConfig = ConfigOf<typeof gatewayConfig>;
 export async function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}) {
   const logger = opts.logger ?? createLogger({ service: "gateway", level: config.LOG_LEVEL });
   const timeoutMs = config.RPC_TIMEOUT_MS;
-  const serviceUrls = { catalog: config.CATALOG_URL, audit: config.AUDIT_URL, picking: config.PICKING_URL };
+  const serviceUrls = {
+    catalog: config.CATALOG_URL,
+    audit: config.AUDIT_URL,
+    picking: config.PICKING_URL,
+    loadunits: config.LOADUNITS_URL,
+  };
   const clients: Clients = {
     catalog: createRpcClient(CatalogService, serviceUrls.catalog, { timeoutMs }),
     audit: createRpcClient(AuditService, serviceUrls.audit, { timeoutMs }),
     picking: createRpcClient(PickingService, serviceUrls.picking, { timeoutMs }),
+    loadunits: createRpcClient(LoadUnitsService, serviceUrls.loadunits, { timeoutMs }),
   };
   const health = Object.entries(serviceUrls).map(
     ([name, url]) => [name, createRpcClient(Health, url, { timeoutMs: 1000 })] as const,

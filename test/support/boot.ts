@@ -23,6 +23,7 @@ import { freePort } from "@fop/kit/infra";
 import { createLogger } from "@fop/kit/logger";
 import { loadServiceConfig, type RunningService, type ServiceModule, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
+import { loadUnitsService } from "@fop/loadunits";
 import { pickingService } from "@fop/picking";
 import { importJWK, SignJWT } from "jose";
 
@@ -46,8 +47,9 @@ const MODULES = {
   catalog: catalogService,
   audit: auditService,
   picking: pickingService,
+  loadunits: loadUnitsService,
 } as unknown as Record<ServiceName, ServiceModule<unknown>>;
-export type ServiceName = "catalog" | "audit" | "picking";
+export type ServiceName = "catalog" | "audit" | "picking" | "loadunits";
 
 export interface System {
   baseUrl: string;
@@ -184,6 +186,8 @@ export async function bootSystem(
       EVENTS_ACK_WAIT_MS: "3000",
       // The facility registry picking validates against.
       ...(name === "picking" ? { CATALOG_URL: services.catalog.rpcUrl } : {}),
+      // Pick jobs the load units' projection has not seen yet.
+      ...(name === "loadunits" ? { PICKING_URL: services.picking.rpcUrl } : {}),
       ...opts.serviceEnv,
     };
     await boot(name);
@@ -198,6 +202,7 @@ export async function bootSystem(
       CATALOG_URL: services.catalog.rpcUrl,
       AUDIT_URL: services.audit.rpcUrl,
       PICKING_URL: services.picking.rpcUrl,
+      LOADUNITS_URL: services.loadunits.rpcUrl,
       AUTH_DEV_KEY_FILE: keyFile,
       RATE_LIMIT_ENABLED: "false",
       ...opts.gatewayEnv,

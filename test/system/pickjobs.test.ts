@@ -1,7 +1,7 @@
 /**
  * Pick jobs through the gateway: creation (facility checked with the catalog), every action with its
  * happy path and an invalid transition, the deprecated PATCH, versions, tolerances, documents,
- * substitutes, load units (501 until their service exists), concurrency, tenancy, events in the
+ * substitutes, the job's load units, concurrency, tenancy, events in the
  * audit log and conformance with the reference's PickJob schema.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -644,17 +644,20 @@ describe("documents and load units", () => {
     expect((await other("GET", `/api/pickjobs/${job.id}/documenthandling`)).status).toBe(404);
   });
 
-  it("load units are 501 with a clear body (after the body and the job were checked)", async () => {
+  it("pick job load units: POST creates one for the job, GET lists them; body and job are checked", async () => {
     const job = await create();
     const res = await api("POST", `/api/pickjobs/${job.id}/loadunits`, { codes: ["LU-1"] });
-    expect(res.status).toBe(501);
-    expect(res.body[0]).toMatchObject({ code: "LOAD_UNITS_NOT_AVAILABLE" });
-    expect(res.body[0].description).toContain("Nothing was created");
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ pickJobRefs: [job.id], facilityRef: facilityId, status: "AVAILABLE" });
+    expectConformant("LoadUnit", res.body);
+    const list = await api("GET", `/api/pickjobs/${job.id}/loadunits`);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ loadUnits: [res.body], total: 1 });
+    expectConformant("LoadUnits", list.body);
     expect((await api("POST", `/api/pickjobs/${job.id}/loadunits`, {})).status).toBe(400);
-    expect(
-      (await api("POST", "/api/pickjobs/0190d6e8-8c3a-7f1b-9d2e-4a6b8c0d1e2f/loadunits", { codes: ["x"] }))
-        .status,
-    ).toBe(404);
+    const unknown = "0190d6e8-8c3a-7f1b-9d2e-4a6b8c0d1e2f";
+    expect((await api("POST", `/api/pickjobs/${unknown}/loadunits`, { codes: ["x"] })).status).toBe(404);
+    expect((await api("GET", `/api/pickjobs/${unknown}/loadunits`)).status).toBe(404);
   });
 });
 

@@ -3,6 +3,7 @@ import path from "node:path";
 import { auditService } from "@fop/audit";
 import { catalogService } from "@fop/catalog";
 import type { ServiceModule } from "@fop/kit/service";
+import { loadUnitsService } from "@fop/loadunits";
 import { pickingService } from "@fop/picking";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -24,6 +25,10 @@ export const SERVICES: ServiceEntry[] = [
   {
     module: pickingService as ServiceModule<unknown>,
     main: path.join(REPO_ROOT, "services/picking/src/main.ts"),
+  },
+  {
+    module: loadUnitsService as ServiceModule<unknown>,
+    main: path.join(REPO_ROOT, "services/loadunits/src/main.ts"),
   },
 ];
 

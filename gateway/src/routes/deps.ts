@@ -1,6 +1,7 @@
 import type { Client } from "@connectrpc/connect";
 import type { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
 import type { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import type { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import type { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
 
 /** Typed Connect clients of the services the gateway routes to. */
@@ -8,6 +9,7 @@ export interface Clients {
   catalog: Client<typeof CatalogService>;
   audit: Client<typeof AuditService>;
   picking: Client<typeof PickingService>;
+  loadunits: Client<typeof LoadUnitsService>;
 }
 
 export interface RouteDeps {

@@ -4,6 +4,7 @@ import { auditRoutes } from "./audits/index.ts";
 import { categoryRoutes } from "./categories/index.ts";
 import type { RouteDeps } from "./deps.ts";
 import { facilityRoutes } from "./facilities/index.ts";
+import { loadUnitRoutes } from "./loadunits/index.ts";
 import { pickJobRoutes } from "./pickjobs/index.ts";
 import { pickRunRoutes } from "./pickruns/index.ts";
 
@@ -13,4 +14,5 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   auditRoutes(app, deps);
   pickJobRoutes(app, deps);
   pickRunRoutes(app, deps);
+  loadUnitRoutes(app, deps);
 }

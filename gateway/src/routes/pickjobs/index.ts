@@ -1,12 +1,13 @@
 /** /api/pickjobs: the route table (schemas, permissions, lifecycle) and thin handlers. */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { AppError, invalid } from "@fop/kit/errors";
+import { invalid } from "@fop/kit/errors";
 import { callOptions } from "@fop/kit/rpc/client";
 import { PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { parseDocument, sendDocument, sendDocumentPage } from "../documents.ts";
+import { LoadUnit, LoadUnits } from "../loadunits/schemas.ts";
 import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import {
   DeliveryNoteQuery,
@@ -279,30 +280,30 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
     },
   );
 
-  /** Load units belong to the load-unit service (a later issue): until it exists these answer 501. */
-  const loadUnitsMissing = async (req: FastifyRequest) => {
-    const { pickJobId } = req.params as IdParams;
-    await picking.getPickJob({ id: pickJobId }, callOptions(req.ctx));
-    throw new AppError("not_implemented", {
-      code: "LOAD_UNITS_NOT_AVAILABLE",
-      summary: "Load units are not available on this installation yet.",
-      description:
-        "Pick job load units are served by the load-unit service, which this installation does not run yet. Nothing was created.",
-    });
-  };
+  /** A pick job's load units belong to the loadunits service (it knows the job from picking's events). */
   app.get(
     "/api/pickjobs/:pickJobId/loadunits",
     {
       ...plainJson,
       schema: {
         summary: "List pick job load units",
+        description: "Every load unit of the pick job, AVAILABLE and OBSOLETE, oldest first.",
         tags,
         params: PickJobIdParams,
-        response: errorResponses(401, 403, 404, 501),
+        response: { 200: LoadUnits, ...errorResponses(401, 403, 404) },
       },
       config: { permissions: ["PICKJOB_READ", "LOADUNIT_READ"], lifecycle: "GA" },
     },
-    loadUnitsMissing,
+    async (req, reply) => {
+      const { pickJobId } = req.params as IdParams;
+      const res = await clients.loadunits.listPickJobLoadUnits({ pickJobId }, callOptions(req.ctx));
+      return sendDocumentPage(
+        reply,
+        "loadUnits",
+        res.loadUnits.map((u) => u.documentJson),
+        { total: Number(res.total) },
+      );
+    },
   );
   app.post(
     "/api/pickjobs/:pickJobId/loadunits",
@@ -313,10 +314,18 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         tags,
         params: PickJobIdParams,
         body: PickingLoadUnitForCreation,
-        response: errorResponses(400, 401, 403, 404, 501),
+        response: { 201: LoadUnit, ...errorResponses(400, 401, 403, 404) },
       },
       config: { permissions: ["PICKJOB_WRITE", "LOADUNIT_WRITE"], lifecycle: "GA" },
     },
-    loadUnitsMissing,
+    async (req, reply) => {
+      const { pickJobId } = req.params as IdParams;
+      const res = await clients.loadunits.createPickJobLoadUnit(
+        { pickJobId, body: req.body as JsonObject },
+        callOptions(req.ctx),
+      );
+      reply.code(201).header("location", `${publicUrl}/api/loadunits/${res.loadUnit?.id}`);
+      return sendDocument(reply, res.loadUnit?.documentJson);
+    },
   );
 }

@@ -42,8 +42,8 @@ import type { Nats } from "./nats.ts";
 export interface ConsumerOptions {
   /** Durable name, `<service>-<purpose>`, e.g. audit-records. */
   name: string;
-  /** Event types to receive (default: every event). */
-  types?: string[];
+  /** Event types to receive, as a list or a test (default: every event). */
+  types?: string[] | ((type: string) => boolean);
   /** Runs in the transaction that also records the event id in the inbox. */
   handle?: (tx: Db, event: EventEnvelope) => Promise<void>;
   /** Applies events a batch at a time with one statement (see the module comment). */
@@ -102,6 +102,9 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
     : undefined;
   const count = (outcome: string, n = 1) => events?.inc({ consumer: opts.name, outcome }, n);
   const concurrency = opts.concurrency ?? 8;
+  const types = opts.types;
+  const wanted: (type: string) => boolean =
+    typeof types === "function" ? types : types?.length ? (t) => types.includes(t) : () => true;
   const maxDeliver = opts.maxDeliver ?? 10;
   const prefix = nats.events.subjectPrefix;
   let running = false;
@@ -112,7 +115,8 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
 
   async function ensureConsumer(): Promise<void> {
     await nats.ensureStream();
-    const filter = opts.types?.length === 1 ? `${prefix}.${opts.types[0]}` : `${prefix}.>`;
+    const filter =
+      Array.isArray(opts.types) && opts.types.length === 1 ? `${prefix}.${opts.types[0]}` : `${prefix}.>`;
     const config = {
       durable_name: opts.name,
       ack_policy: AckPolicy.Explicit,
@@ -172,7 +176,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
       );
       return undefined;
     }
-    if (opts.types?.length && !opts.types.includes(event.type)) {
+    if (!wanted(event.type)) {
       count("skipped");
       m.ack();
       return undefined;

@@ -1,0 +1,527 @@
+/**
+ * /api/loadunits, /api/stacks, /api/operativecontainertypes, /api/loadunittypes and the icons they
+ * point at: the route table (schemas, permissions, lifecycle) and thin handlers.
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import { invalid } from "@fop/kit/errors";
+import { callOptions } from "@fop/kit/rpc/client";
+import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { errorResponses, plainJson } from "../../schemas/common.ts";
+import type { RouteDeps } from "../deps.ts";
+import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
+import {
+  BulkDeleteQuery,
+  IconIdParams,
+  LoadUnit,
+  LoadUnitActionsParameter,
+  LoadUnitIdParams,
+  LoadUnitListQuery,
+  LoadUnitPatch,
+  LoadUnits,
+  LoadUnitsForCreation,
+  LoadUnitType,
+  LoadUnitTypeForCreation,
+  LoadUnitTypeIdParams,
+  LoadUnitTypeListQuery,
+  LoadUnitTypePatchActions,
+  LocaleQuery,
+  NamedFile,
+  OperativeContainerType,
+  OperativeContainerTypeForCreation,
+  OperativeContainerTypeForUpdate,
+  OperativeContainerTypeIdParams,
+  OperativeContainerTypeListQuery,
+  OperativeContainerTypesResponse,
+  Stack,
+  StackForCreation,
+  StackIdParams,
+  StackListQuery,
+  StackResponse,
+} from "./schemas.ts";
+
+const tags = ["Picking (Operations)"];
+const STATUSES = new Set(["AVAILABLE", "OBSOLETE"]);
+
+/**
+ * The `statuses` parameter: repeated (`?statuses=AVAILABLE&statuses=OBSOLETE`), comma-joined, or
+ * bracketed as the reference's example writes it (`[AVAILABLE]`). Given but empty (`?statuses=`,
+ * `?statuses=[]`): every status. Not given: undefined (the service then lists AVAILABLE only).
+ */
+export function parseStatuses(values: string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const out = values
+    .flatMap((v) => v.replace(/^\[|\]$/g, "").split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const s of out) {
+    if (!STATUSES.has(s))
+      throw invalid(
+        "INVALID_STATUS",
+        `statuses: ${JSON.stringify(s)} is not AVAILABLE or OBSOLETE.`,
+        "statuses",
+      );
+  }
+  return [...new Set(out)];
+}
+
+const page = (q: { size?: number; startAfterId?: string }) => ({
+  size: q.size ?? 25,
+  startAfterId: q.startAfterId ?? "",
+});
+const docs = (list: { documentJson: Uint8Array }[]) => list.map((x) => x.documentJson);
+
+export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+  const lu = clients.loadunits;
+
+  app.get(
+    "/api/loadunits",
+    {
+      ...plainJson,
+      schema: {
+        summary: "List load units",
+        tags,
+        querystring: LoadUnitListQuery,
+        response: { 200: LoadUnits, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ["LOADUNIT_READ"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const q = req.query as {
+        size?: number;
+        startAfterId?: string;
+        pickJobRef?: string;
+        locale?: string;
+        statuses?: string[];
+      };
+      const statuses = parseStatuses(q.statuses);
+      const res = await lu.listLoadUnits(
+        {
+          page: page(q),
+          pickJobRef: q.pickJobRef ?? "",
+          statuses: statuses ?? [],
+          statusesGiven: statuses !== undefined,
+          locale: q.locale ?? "",
+        },
+        callOptions(req.ctx),
+      );
+      return sendDocumentPage(reply, "loadUnits", docs(res.loadUnits), { total: Number(res.total) });
+    },
+  );
+
+  app.post(
+    "/api/loadunits",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Create load units",
+        tags,
+        body: LoadUnitsForCreation,
+        response: { 201: { type: "array", items: LoadUnit }, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ["LOADUNIT_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const body = req.body as { loadUnits: JsonObject[] };
+      const res = await lu.createLoadUnits({ loadUnits: body.loadUnits }, callOptions(req.ctx));
+      return sendDocumentArray(reply.code(201), docs(res.loadUnits));
+    },
+  );
+
+  app.delete(
+    "/api/loadunits",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Soft delete load units",
+        description:
+          "Sets the named load units OBSOLETE, all or none. 400: neither pickJobRef nor id. 404: the pick job or an id is unknown. 422: an id names a load unit of another pick job than pickJobRef, or one that is OBSOLETE already. Only pickJobRef: every AVAILABLE load unit of that job.",
+        tags,
+        querystring: BulkDeleteQuery,
+        response: { 200: LoadUnits, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+      config: { permissions: ["LOADUNIT_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const q = req.query as { pickJobRef?: string; id?: string[] };
+      const res = await lu.deleteLoadUnits(
+        { pickJobRef: q.pickJobRef ?? "", ids: (q.id ?? []).flatMap((v) => v.split(",")).filter(Boolean) },
+        callOptions(req.ctx),
+      );
+      return sendDocumentPage(reply, "loadUnits", docs(res.loadUnits), { total: Number(res.total) });
+    },
+  );
+
+  app.get(
+    "/api/loadunits/:loadUnitId",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get load unit",
+        tags,
+        params: LoadUnitIdParams,
+        querystring: LocaleQuery,
+        response: { 200: LoadUnit, ...errorResponses(400, 401, 403, 404) },
+      },
+      config: { permissions: ["LOADUNIT_READ"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const { loadUnitId } = req.params as { loadUnitId: string };
+      const { locale } = req.query as { locale?: string };
+      const res = await lu.getLoadUnit({ id: loadUnitId, locale: locale ?? "" }, callOptions(req.ctx));
+      return sendDocument(reply, res.loadUnit?.documentJson);
+    },
+  );
+
+  app.delete(
+    "/api/loadunits/:loadUnitId",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Soft delete a load unit",
+        tags,
+        params: LoadUnitIdParams,
+        response: { 200: LoadUnit, ...errorResponses(401, 403, 404) },
+      },
+      config: { permissions: ["LOADUNIT_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const { loadUnitId } = req.params as { loadUnitId: string };
+      const res = await lu.deleteLoadUnit({ id: loadUnitId }, callOptions(req.ctx));
+      return sendDocument(reply, res.loadUnit?.documentJson);
+    },
+  );
+
+  app.patch(
+    "/api/loadunits/:loadUnitId",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Update load unit (deprecated: use POST /api/loadunits/{loadUnitId}/actions)",
+        tags,
+        params: LoadUnitIdParams,
+        body: LoadUnitPatch,
+        response: { 200: LoadUnit, ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+      config: {
+        permissions: ["LOADUNIT_WRITE"],
+        lifecycle: "deprecated",
+        replacement: "/api/loadunits/{loadUnitId}/actions",
+      },
+    },
+    async (req, reply) => {
+      const { loadUnitId } = req.params as { loadUnitId: string };
+      const res = await lu.patchLoadUnit(
+        { id: loadUnitId, body: req.body as JsonObject },
+        callOptions(req.ctx),
+      );
+      return sendDocument(reply, res.loadUnit?.documentJson);
+    },
+  );
+
+  app.post(
+    "/api/loadunits/:loadUnitId/actions",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Call load unit action",
+        tags,
+        params: LoadUnitIdParams,
+        body: LoadUnitActionsParameter,
+        response: { 200: LoadUnit, ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+      config: { permissions: ["LOADUNIT_WRITE"], lifecycle: "beta" },
+    },
+    async (req, reply) => {
+      const { loadUnitId } = req.params as { loadUnitId: string };
+      const res = await lu.loadUnitAction(
+        { id: loadUnitId, action: req.body as JsonObject },
+        callOptions(req.ctx),
+      );
+      return sendDocument(reply, res.loadUnit?.documentJson);
+    },
+  );
+
+  app.get(
+    "/api/loadunits/:loadUnitId/stack",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get load unit stack",
+        tags: ["Stacks (Operations)"],
+        params: LoadUnitIdParams,
+        response: { 200: Stack, ...errorResponses(401, 403, 404) },
+      },
+      config: { permissions: ["LOADUNIT_READ", "STACKS_READ"], lifecycle: "beta" },
+    },
+    async (req, reply) => {
+      const { loadUnitId } = req.params as { loadUnitId: string };
+      const res = await lu.getLoadUnitStack({ id: loadUnitId }, callOptions(req.ctx));
+      return sendDocument(reply, res.stack?.documentJson);
+    },
+  );
+
+  // --- stacks ------------------------------------------------------------------------------------
+  const stackTags = ["Stacks (Operations)"];
+  app.get(
+    "/api/stacks",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get all Stacks respecting the given filter",
+        tags: stackTags,
+        querystring: StackListQuery,
+        response: { 200: StackResponse, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ["STACKS_READ"], lifecycle: "beta" },
+    },
+    async (req, reply) => {
+      const q = req.query as { size?: number; startAfterId?: string; facilityRefs?: string[] };
+      const res = await lu.listStacks(
+        { page: page(q), facilityRefs: q.facilityRefs ?? [] },
+        callOptions(req.ctx),
+      );
+      return sendDocumentPage(reply, "stacks", docs(res.stacks), { total: Number(res.total) });
+    },
+  );
+  app.post(
+    "/api/stacks",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Create stack",
+        tags: stackTags,
+        body: StackForCreation,
+        response: { 201: Stack, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ["STACKS_WRITE"], lifecycle: "beta" },
+    },
+    async (req, reply) => {
+      const res = await lu.createStack({ body: req.body as JsonObject }, callOptions(req.ctx));
+      reply.code(201).header("location", `${publicUrl}/api/stacks/${res.stack?.id}`);
+      return sendDocument(reply, res.stack?.documentJson);
+    },
+  );
+  app.get(
+    "/api/stacks/:stackId",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get Stack respecting the given id",
+        tags: stackTags,
+        params: StackIdParams,
+        response: { 200: Stack, ...errorResponses(401, 403, 404) },
+      },
+      config: { permissions: ["STACKS_READ"], lifecycle: "beta" },
+    },
+    async (req, reply) => {
+      const { stackId } = req.params as { stackId: string };
+      return sendDocument(
+        reply,
+        (await lu.getStack({ id: stackId }, callOptions(req.ctx))).stack?.documentJson,
+      );
+    },
+  );
+
+  // --- operative container types and (deprecated) load unit types ------------------------------
+  const kinds = [
+    {
+      kind: ContainerTypeKind.OPERATIVE,
+      base: "/api/operativecontainertypes",
+      param: "operativeContainerTypeId",
+      params: OperativeContainerTypeIdParams,
+      name: "operative container type",
+      tags: ["Operative Container (Operations)"],
+      read: "CONFIG_READ",
+      write: "CONFIG_WRITE",
+      lifecycle: { lifecycle: "GA" } as const,
+      entity: OperativeContainerType,
+      creation: OperativeContainerTypeForCreation,
+      update: OperativeContainerTypeForUpdate,
+      listQuery: OperativeContainerTypeListQuery,
+      listBody: OperativeContainerTypesResponse,
+      /** OCT answers a list in an envelope; load unit types as a bare array. */
+      sendList: (reply: FastifyReply, list: Uint8Array[], total: number) =>
+        sendDocumentPage(reply, "operativeContainerTypes", list, { total }),
+    },
+    {
+      kind: ContainerTypeKind.LOAD_UNIT_TYPE,
+      base: "/api/loadunittypes",
+      param: "loadUnitTypeId",
+      params: LoadUnitTypeIdParams,
+      name: "load unit type",
+      tags,
+      read: "LOADUNITTYPE_READ",
+      write: "LOADUNITTYPE_WRITE",
+      lifecycle: { lifecycle: "deprecated", replacement: "/api/operativecontainertypes" } as const,
+      entity: LoadUnitType,
+      creation: LoadUnitTypeForCreation,
+      update: LoadUnitTypePatchActions,
+      listQuery: LoadUnitTypeListQuery,
+      listBody: { type: "array", items: LoadUnitType },
+      sendList: (reply: FastifyReply, list: Uint8Array[]) => sendDocumentArray(reply, list),
+    },
+  ];
+  for (const k of kinds) {
+    const id = (req: { params: unknown }) => (req.params as Record<string, string>)[k.param]!;
+    const locale = (req: { query: unknown }) => (req.query as { locale?: string }).locale ?? "";
+    const localeQuery = k.kind === ContainerTypeKind.LOAD_UNIT_TYPE ? { querystring: LocaleQuery } : {};
+    app.get(
+      k.base,
+      {
+        ...plainJson,
+        schema: {
+          summary: `List ${k.name}s`,
+          tags: k.tags,
+          querystring: k.listQuery,
+          response: { 200: k.listBody, ...errorResponses(400, 401, 403) },
+        },
+        config: { permissions: [k.read], ...k.lifecycle },
+      },
+      async (req, reply) => {
+        const q = req.query as {
+          size?: number;
+          startAfterId?: string;
+          operativeType?: string;
+          scannableIdentifier?: string;
+          locale?: string;
+        };
+        const res = await lu.listContainerTypes(
+          {
+            kind: k.kind,
+            page: page(q),
+            operativeType: q.operativeType ?? "",
+            scannableIdentifier: q.scannableIdentifier ?? "",
+            locale: q.locale ?? "",
+          },
+          callOptions(req.ctx),
+        );
+        return k.sendList(reply, docs(res.containerTypes), Number(res.total));
+      },
+    );
+    app.post(
+      k.base,
+      {
+        ...plainJson,
+        schema: {
+          summary: `Create ${k.name}`,
+          tags: k.tags,
+          ...localeQuery,
+          body: k.creation,
+          response: { 201: k.entity, ...errorResponses(400, 401, 403) },
+        },
+        config: { permissions: [k.write], ...k.lifecycle },
+      },
+      async (req, reply) => {
+        const res = await lu.createContainerType(
+          { kind: k.kind, body: req.body as JsonObject, locale: locale(req) },
+          callOptions(req.ctx),
+        );
+        reply.code(201).header("location", `${publicUrl}${k.base}/${res.containerType?.id}`);
+        return sendDocument(reply, res.containerType?.documentJson);
+      },
+    );
+    app.get(
+      `${k.base}/:${k.param}`,
+      {
+        ...plainJson,
+        schema: {
+          summary: `Get ${k.name}`,
+          tags: k.tags,
+          params: k.params,
+          querystring: LocaleQuery,
+          response: { 200: k.entity, ...errorResponses(400, 401, 403, 404) },
+        },
+        config: { permissions: [k.read], ...k.lifecycle },
+      },
+      async (req, reply) => {
+        const res = await lu.getContainerType(
+          { kind: k.kind, id: id(req), locale: locale(req) },
+          callOptions(req.ctx),
+        );
+        return sendDocument(reply, res.containerType?.documentJson);
+      },
+    );
+    app.patch(
+      `${k.base}/:${k.param}`,
+      {
+        ...plainJson,
+        schema: {
+          summary: `Update ${k.name}`,
+          tags: k.tags,
+          params: k.params,
+          ...localeQuery,
+          body: k.update,
+          response: { 200: k.entity, ...errorResponses(400, 401, 403, 404, 409) },
+        },
+        config: { permissions: [k.write], ...k.lifecycle },
+      },
+      async (req, reply) => {
+        const res = await lu.updateContainerType(
+          { kind: k.kind, id: id(req), body: req.body as JsonObject, locale: locale(req) },
+          callOptions(req.ctx),
+        );
+        return sendDocument(reply, res.containerType?.documentJson);
+      },
+    );
+    app.put(
+      `${k.base}/:${k.param}/icon`,
+      {
+        ...plainJson,
+        schema: {
+          summary: `Upload or replace the ${k.name}'s icon`,
+          tags: k.tags,
+          params: k.params,
+          querystring: LocaleQuery,
+          body: NamedFile,
+          response: { 200: k.entity, 201: k.entity, ...errorResponses(400, 401, 403, 404) },
+        },
+        config: { permissions: [k.write], ...k.lifecycle },
+      },
+      async (req, reply) => {
+        const file = req.body as { name: string; content: string };
+        const res = await lu.putContainerTypeIcon(
+          {
+            kind: k.kind,
+            id: id(req),
+            fileName: file.name,
+            contentBase64: file.content,
+            locale: locale(req),
+          },
+          callOptions(req.ctx),
+        );
+        return sendDocument(reply.code(res.created ? 201 : 200), res.containerType?.documentJson);
+      },
+    );
+  }
+
+  app.get(
+    "/api/icons/:iconId",
+    {
+      schema: {
+        summary:
+          "Get an uploaded icon (the target of an operative container type's or load unit type's iconUrl)",
+        tags: ["Operative Container (Operations)"],
+        params: IconIdParams,
+        response: {
+          200: {
+            description: "The icon",
+            content: { "image/*": { schema: { type: "string", format: "binary" } } },
+          },
+          ...errorResponses(401, 403, 404),
+        },
+      },
+      config: { permissions: ["CONFIG_READ"], lifecycle: "beta" },
+    },
+    async (req, reply) => {
+      const { iconId } = req.params as { iconId: string };
+      const res = await lu.getIcon({ id: iconId }, callOptions(req.ctx));
+      return reply
+        .type(res.mediaType)
+        .header("content-disposition", `inline; filename="${res.fileName.replace(/["\\\r\n]/g, "_")}"`)
+        .header("x-content-type-options", "nosniff")
+        .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .send(Buffer.from(res.content));
+    },
+  );
+}

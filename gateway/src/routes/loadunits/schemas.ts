@@ -1,0 +1,390 @@
+/**
+ * Load unit, stack, operative container type and load unit type schemas, matching the reference
+ * (LoadUnit, LoadUnitsForCreation, Stack, OperativeContainerType, LoadUnitType, ...).
+ */
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import {
+  CustomAttributes,
+  closed,
+  DateTime,
+  LocaleString,
+  opt,
+  RequestVersion,
+} from "../../schemas/common.ts";
+import {
+  LoadUnitLineItemArticle,
+  LoadUnitLineItemForCreation,
+  RecordableAttribute,
+  RecordableAttributeForUpdate,
+} from "../pickjobs/schemas.ts";
+
+const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const Id = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });
+const Locale = Type.String({
+  pattern: "^[a-z]{2}([_-][A-Za-z]{2})?$",
+  description:
+    "Provide the localized names and descriptions if found. If not provided the default locale is used. Example de_DE",
+});
+export const LocaleQuery = Type.Object({ locale: opt(Locale) });
+
+export const LoadUnitDimensions = Type.Object(
+  {
+    heightInCm: opt(Type.Number({ description: "The height of the container (in cm)" })),
+    lengthInCm: opt(Type.Number()),
+    widthInCm: opt(Type.Number()),
+    weightInG: opt(Type.Number({ description: "The weight of the container (in g)" })),
+  },
+  { title: "LoadUnitDimensions" },
+);
+
+export const LoadUnitLineItem = Type.Object(
+  {
+    id: Type.String({ description: "Unique identifier for the line item" }),
+    article: LoadUnitLineItemArticle,
+    quantity: opt(Type.Number({ description: "The quantity of the lineItem" })),
+    customAttributes: opt(CustomAttributes),
+    globalLineItemId: opt(
+      Type.String({ deprecated: true, description: "Deprecated. Use globalLineItemIds instead." }),
+    ),
+    globalLineItemIds: opt(Type.Array(Type.String(), { maxItems: 100 })),
+    measurementUnitKey: opt(Type.String()),
+    originId: opt(Type.String()),
+    recordableAttributes: opt(Type.Array(RecordableAttribute, { maxItems: 100 })),
+    scannableCodes: opt(Type.Array(Type.String(), { maxItems: 100 })),
+    secondaryMeasurementUnitKey: opt(Type.String({ minLength: 1 })),
+    secondaryQuantity: opt(Type.Number({ minimum: 0 })),
+  },
+  { title: "LoadUnitLineItem" },
+);
+
+const Codes = Type.Array(Type.String(), { maxItems: 100, description: "List of codes" });
+const RefFields = {
+  customAttributes: opt(CustomAttributes),
+  loadUnitLineItems: opt(Type.Array(LoadUnitLineItemForCreation, { maxItems: 100 })),
+  loadUnitTypeRef: opt(
+    Type.String({ deprecated: true, description: "Use operativeContainerTypeRef instead." }),
+  ),
+  operativeContainerTypeRef: opt(Type.String({ description: "the reference to the operativeContainerType" })),
+  stackRef: opt(Type.String({ description: "the reference to the stackRef this loadUnit is part of" })),
+  storageLocationRef: opt(
+    Type.String({ description: "the reference to the storage location this load unit as been placed into" }),
+  ),
+};
+
+export const LoadUnitForCreation = Type.Object(
+  {
+    pickJobRefs: Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
+      minItems: 1,
+      maxItems: 100,
+      description: "List of corresponding pickjob Ids",
+    }),
+    codes: opt(Codes),
+    ...RefFields,
+  },
+  { title: "LoadUnitForCreation" },
+);
+
+export const LoadUnitsForCreation = Type.Object(
+  { loadUnits: Type.Array(LoadUnitForCreation, { minItems: 1, maxItems: 100 }) },
+  { title: "LoadUnitsForCreation" },
+);
+export type LoadUnitsForCreation = Static<typeof LoadUnitsForCreation>;
+
+export const LoadUnit = Type.Object(
+  {
+    id: Type.String(),
+    created: DateTime("Creation timestamp"),
+    lastModified: DateTime("Last modification timestamp"),
+    version: Type.Integer({ description: "Version number for optimistic locking" }),
+    facilityRef: Type.String(),
+    pickJobRefs: Type.Array(Type.String(), { minItems: 1, maxItems: 100, uniqueItems: true }),
+    nameLocalized: LocaleString,
+    status: Type.Union([Type.Literal("AVAILABLE"), Type.Literal("OBSOLETE")], {
+      description:
+        "The status of the load unit. It can be AVAILABLE or OBSOLETE. The status cannot be set from outside.",
+    }),
+    name: opt(Type.String()),
+    description: opt(Type.String()),
+    descriptionLocalized: opt(LocaleString),
+    codes: opt(Codes),
+    customAttributes: opt(CustomAttributes),
+    dimensions: opt(LoadUnitDimensions),
+    iconUrl: opt(Type.String()),
+    loadUnitLineItems: opt(Type.Array(LoadUnitLineItem, { maxItems: 100 })),
+    loadUnitTypeRef: opt(Type.String({ deprecated: true })),
+    operativeContainerTypeRef: opt(Type.String()),
+    operativeProcessRef: opt(Type.String({ minLength: 1 })),
+    stackRef: opt(Type.String()),
+    storageLocationRef: opt(Type.String()),
+    weightLimitInG: opt(Type.Number({ minimum: 1 })),
+  },
+  { title: "LoadUnit" },
+);
+
+export const LoadUnits = Type.Object(
+  {
+    loadUnits: Type.Array(LoadUnit, { description: "found load units matching the search parameters" }),
+    total: Type.Integer({ description: "Total number of found entities for this query" }),
+  },
+  { title: "LoadUnits" },
+);
+
+export const LoadUnitListQuery = Type.Object({
+  size: opt(
+    Type.Integer({ minimum: 1, maximum: 500, default: 25, description: "number of loadUnits to show" }),
+  ),
+  startAfterId: opt(Type.String({ maxLength: 256, description: "all entities after given Id" })),
+  pickJobRef: opt(
+    Type.String({ minLength: 1, maxLength: 256, description: "query load units with the given pickJobRef" }),
+  ),
+  locale: opt(Locale),
+  statuses: opt(
+    Type.Array(Type.String({ maxLength: 40, pattern: "^\\[?[A-Z, ]*\\]?$" }), {
+      maxItems: 10,
+      description:
+        "The statuses you want to filter the load units by (AVAILABLE, OBSOLETE). If not provided, only load units in status AVAILABLE will be returned. An empty array will return all load units regardless of status.",
+    }),
+  ),
+});
+
+export const BulkDeleteQuery = Type.Object({
+  pickJobRef: opt(
+    Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: "Reference to the pickJob of which you want to delete the loadUnits",
+    }),
+  ),
+  id: opt(
+    Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
+      maxItems: 500,
+      description: "Load unit ids",
+    }),
+  ),
+});
+
+export const LoadUnitIdParams = Type.Object({ loadUnitId: Id("ID of the load unit") });
+
+/** The deprecated PATCH's first form. */
+export const ReplaceLoadUnitLineItems = Type.Object(
+  {
+    action: Type.Literal("ReplaceLoadUnitLineItems", {
+      description: "Use value 'ReplaceLoadUnitLineItems', because you want to replace load unit line items",
+    }),
+    loadUnitLineItems: Type.Array(LoadUnitLineItem, { maxItems: 100 }),
+  },
+  { title: "ReplaceLoadUnitLineItems" },
+);
+export const LoadUnitPatchActions = Type.Object(
+  {
+    actions: Type.Array(ReplaceLoadUnitLineItems, { minItems: 1, maxItems: 100 }),
+    version: RequestVersion(),
+  },
+  { title: "LoadUnitPatchActions" },
+);
+/** The deprecated PATCH's second form: a partial load unit (only what it may change is declared). */
+export const LoadUnitPartial = Type.Object(
+  {
+    version: opt(RequestVersion()),
+    codes: opt(Codes),
+    customAttributes: opt(CustomAttributes),
+    descriptionLocalized: opt(nullable(LocaleString)),
+    dimensions: opt(nullable(LoadUnitDimensions)),
+    iconUrl: opt(nullable(Type.String())),
+    loadUnitLineItems: opt(Type.Array(LoadUnitLineItem, { maxItems: 100 })),
+    loadUnitTypeRef: opt(nullable(Type.String())),
+    nameLocalized: opt(LocaleString),
+    operativeContainerTypeRef: opt(nullable(Type.String())),
+    operativeProcessRef: opt(nullable(Type.String({ minLength: 1 }))),
+    stackRef: opt(nullable(Type.String())),
+    storageLocationRef: opt(nullable(Type.String())),
+    weightLimitInG: opt(nullable(Type.Number({ minimum: 1 }))),
+  },
+  { title: "LoadUnit", description: "A partial load unit: the fields it gives are changed." },
+);
+export const LoadUnitPatch = Type.Union([LoadUnitPatchActions, LoadUnitPartial], {
+  description:
+    "LoadUnitPatchActions (deprecated: use POST /api/loadunits/{loadUnitId}/actions) or a partial LoadUnit.",
+});
+
+export const LoadUnitActionsParameter = Type.Object(
+  {
+    name: Type.Literal("UPDATE_LOAD_UNIT_LINE_ITEM_RECORDABLE_ATTRIBUTES", {
+      description: "Update the recordable attributes of the line items of a load unit",
+    }),
+    version: RequestVersion({ minimum: 0 }),
+    recordableAttributes: Type.Array(RecordableAttributeForUpdate, { maxItems: 100 }),
+  },
+  { title: "LoadUnitLineItemUpdateRecordableAttributesActionParameter" },
+);
+
+// --- stacks --------------------------------------------------------------------------------------
+
+const Refs = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 50, description });
+export const StackForCreation = Type.Object(
+  {
+    facilityRefs: Refs("Linked Facilities through reference"),
+    processRefs: Refs("Linked Processes through reference"),
+  },
+  { title: "StackForCreation" },
+);
+export const Stack = Type.Object(
+  {
+    id: Type.String({ description: "Unique identifier of the Stack" }),
+    created: DateTime(),
+    lastModified: DateTime(),
+    version: Type.Integer(),
+    facilityRefs: Type.Array(Type.String(), { maxItems: 50 }),
+    processRefs: Type.Array(Type.String(), { maxItems: 50 }),
+  },
+  { title: "Stack" },
+);
+export const StackResponse = Type.Object(
+  { stacks: Type.Array(Stack), total: Type.Integer() },
+  { title: "StackResponse" },
+);
+export const StackListQuery = Type.Object({
+  startAfterId: opt(Type.String({ maxLength: 256, description: "entity to start after" })),
+  size: opt(Type.Integer({ minimum: 1, maximum: 500, default: 25 })),
+  facilityRefs: opt(
+    Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
+      maxItems: 50,
+      description: "facilities to filter the results",
+    }),
+  ),
+});
+export const StackIdParams = Type.Object({ stackId: Id("ID of the stack") });
+
+// --- container types -----------------------------------------------------------------------------
+
+export const NamedFile = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 256, description: "File name with extension" }),
+    content: Type.String({ minLength: 1, description: "File content base64 encoded" }),
+  },
+  { ...closed, title: "NamedFile" },
+);
+
+const OperativeType = Type.Union(
+  ["PICKING", "PACKING_SOURCE", "PACKING_TARGET", "HANDOVER", "SERVICE"].map((v) => Type.Literal(v)),
+);
+const ContainerDimensions = Type.Object(
+  {
+    heightInCm: opt(Type.Number()),
+    lengthInCm: opt(Type.Number()),
+    widthInCm: opt(Type.Number()),
+    weightInG: opt(Type.Number()),
+  },
+  { ...closed, title: "ContainerDimensions" },
+);
+const ScannableIdentifier = Type.Object(
+  {
+    identifiers: Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { minItems: 1, maxItems: 10 }),
+    searchType: opt(Type.Union(["PREFIX", "SUFFIX", "CONTAINS"].map((v) => Type.Literal(v)))),
+  },
+  { title: "ScannableIdentifier" },
+);
+const OctStatus = Type.Union([Type.Literal("ACTIVE"), Type.Literal("INACTIVE")]);
+const OctFields = {
+  descriptionLocalized: opt(LocaleString),
+  customAttributes: opt(Type.Object({}, { additionalProperties: true })),
+  dimensions: opt(ContainerDimensions),
+  iconUrl: opt(Type.String({ maxLength: 2048 })),
+  priority: opt(Type.Integer({ minimum: 1, maximum: 10000 })),
+  scannableIdentifiers: opt(Type.Array(ScannableIdentifier, { maxItems: 1 })),
+  status: opt(OctStatus),
+  weightLimitInG: opt(Type.Number({ minimum: 1 })),
+};
+export const OperativeContainerTypeForCreation = Type.Object(
+  {
+    nameLocalized: LocaleString,
+    allowedOperativeTypes: Type.Array(OperativeType, { minItems: 1, maxItems: 10 }),
+    icon: opt(NamedFile),
+    ...OctFields,
+  },
+  { title: "OperativeContainerTypeForCreation" },
+);
+export const OperativeContainerTypeForUpdate = Type.Object(
+  {
+    version: RequestVersion({ minimum: 1 }),
+    nameLocalized: opt(LocaleString),
+    allowedOperativeTypes: opt(Type.Array(OperativeType, { minItems: 1, maxItems: 10 })),
+    ...OctFields,
+  },
+  { title: "OperativeContainerTypeForUpdate" },
+);
+export const OperativeContainerType = Type.Object(
+  {
+    id: Type.String(),
+    version: Type.Integer(),
+    nameLocalized: LocaleString,
+    allowedOperativeTypes: Type.Array(OperativeType, { minItems: 1 }),
+    name: opt(Type.String()),
+    description: opt(Type.String()),
+    created: opt(DateTime()),
+    lastModified: opt(DateTime()),
+    ...OctFields,
+  },
+  { title: "OperativeContainerType" },
+);
+export const OperativeContainerTypesResponse = Type.Object(
+  { operativeContainerTypes: Type.Array(OperativeContainerType), total: Type.Integer() },
+  { title: "OperativeContainerTypesResponse" },
+);
+export const OperativeContainerTypeListQuery = Type.Object({
+  startAfterId: opt(Type.String({ maxLength: 256, description: "entity to start after" })),
+  size: opt(Type.Integer({ minimum: 1, maximum: 500, default: 25 })),
+  operativeType: opt(OperativeType),
+  scannableIdentifier: opt(Type.String({ minLength: 1, maxLength: 256 })),
+  locale: opt(Locale),
+});
+export const OperativeContainerTypeIdParams = Type.Object({
+  operativeContainerTypeId: Id("ID of the operative container type"),
+});
+
+const LutFields = {
+  descriptionLocalized: opt(LocaleString),
+  dimensions: opt(LoadUnitDimensions),
+  priority: opt(Type.Integer({ minimum: 1, maximum: 10000 })),
+  weightLimitInG: opt(Type.Number({ minimum: 1 })),
+};
+export const LoadUnitTypeForCreation = Type.Object(
+  { nameLocalized: LocaleString, icon: opt(NamedFile), ...LutFields },
+  { title: "LoadUnitTypeForCreation" },
+);
+export const ModifyLoadUnitType = Type.Object(
+  {
+    action: Type.Literal("ModifyLoadUnitType"),
+    nameLocalized: opt(LocaleString),
+    ...LutFields,
+  },
+  { title: "ModifyLoadUnitType" },
+);
+export const LoadUnitTypePatchActions = Type.Object(
+  { version: RequestVersion(), actions: Type.Array(ModifyLoadUnitType, { minItems: 1, maxItems: 100 }) },
+  { title: "LoadUnitTypePatchActions" },
+);
+export const LoadUnitType = Type.Object(
+  {
+    id: Type.String(),
+    version: Type.Number(),
+    nameLocalized: LocaleString,
+    name: opt(Type.String()),
+    description: opt(Type.String()),
+    created: opt(DateTime()),
+    lastModified: opt(DateTime()),
+    iconUrl: opt(Type.String()),
+    ...LutFields,
+  },
+  { title: "LoadUnitType" },
+);
+export const LoadUnitTypeListQuery = Type.Object({
+  locale: opt(Locale),
+  startAfterId: opt(Type.String({ maxLength: 256 })),
+  size: opt(
+    Type.Integer({ minimum: 1, maximum: 500, default: 25, description: "number of entities to show" }),
+  ),
+});
+export const LoadUnitTypeIdParams = Type.Object({ loadUnitTypeId: Id("ID of the load unit type") });
+export const IconIdParams = Type.Object({ iconId: Id("ID of the icon (the last segment of an iconUrl)") });

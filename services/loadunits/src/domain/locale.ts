@@ -1,0 +1,19 @@
+/**
+ * Localized maps ({de_DE: "Kiste", en_US: "Box"}) resolved to one value: the requested locale,
+ * else the same locale written with the other separator (en-US / en_US), else the service's
+ * default locale, else the first entry. An empty or missing map resolves to nothing.
+ */
+export type Localized = Record<string, string>;
+
+export function resolveLocalized(
+  map: Localized | null | undefined,
+  locale: string | undefined,
+  defaultLocale: string,
+): string | undefined {
+  if (!map) return undefined;
+  for (const key of [locale, locale?.replace("-", "_"), locale?.replace("_", "-"), defaultLocale]) {
+    if (key && Object.hasOwn(map, key) && typeof map[key] === "string") return map[key];
+  }
+  for (const value of Object.values(map)) if (typeof value === "string") return value;
+  return undefined;
+}

@@ -1,0 +1,89 @@
+/** The load unit service's read models, shaped as the reference schemas (LoadUnit, Stack, ...). */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+import type { Localized } from "./locale.ts";
+
+export const LOAD_UNIT_STATUSES = ["AVAILABLE", "OBSOLETE"] as const;
+export type LoadUnitStatus = (typeof LOAD_UNIT_STATUSES)[number];
+
+export interface RecordableAttribute {
+  id: string;
+  keyLocalized: Localized;
+  key?: string;
+  recordingRule: "OPTIONAL" | "MANDATORY";
+  group?: string | null;
+  value?: string | null;
+  originId?: string | null;
+}
+
+export interface LoadUnitLineItem {
+  id: string;
+  article: JsonObject;
+  recordableAttributes?: RecordableAttribute[];
+  [field: string]: Json | RecordableAttribute[] | undefined;
+}
+
+export interface LoadUnit {
+  id: string;
+  version: number;
+  created: string;
+  lastModified: string;
+  status: LoadUnitStatus;
+  facilityRef: string;
+  pickJobRefs: string[];
+  nameLocalized: Localized;
+  name?: string;
+  descriptionLocalized?: Localized;
+  description?: string;
+  codes?: string[];
+  customAttributes?: JsonObject | null;
+  dimensions?: JsonObject;
+  iconUrl?: string;
+  loadUnitLineItems?: LoadUnitLineItem[];
+  loadUnitTypeRef?: string;
+  operativeContainerTypeRef?: string;
+  operativeProcessRef?: string;
+  stackRef?: string;
+  storageLocationRef?: string;
+  weightLimitInG?: number;
+}
+
+export interface Stack {
+  id: string;
+  version: number;
+  created: string;
+  lastModified: string;
+  facilityRefs: string[];
+  processRefs: string[];
+}
+
+export type ContainerTypeKind = "OPERATIVE" | "LOAD_UNIT_TYPE";
+
+/** An operative container type or a load unit type (the fields of both; each kind uses its own). */
+export interface ContainerType {
+  id: string;
+  version: number;
+  created: string;
+  lastModified: string;
+  nameLocalized: Localized;
+  name?: string;
+  descriptionLocalized?: Localized;
+  description?: string;
+  dimensions?: JsonObject;
+  iconUrl?: string;
+  priority?: number;
+  weightLimitInG?: number;
+  // operative container types only
+  allowedOperativeTypes?: string[];
+  customAttributes?: JsonObject;
+  scannableIdentifiers?: { identifiers: string[]; searchType?: "PREFIX" | "SUFFIX" | "CONTAINS" }[];
+  status?: "ACTIVE" | "INACTIVE";
+}
+
+/** What a change needs from outside the entity: the clock and new ids. */
+export interface ChangeContext {
+  now: Date;
+  newId: () => string;
+  defaultLocale: string;
+}

@@ -1,0 +1,1 @@
+export { loadUnitsService } from "./service.ts";

@@ -1,0 +1,50 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import {
+  type ContainerTypeSchema,
+  ContainerTypeKind as Kind,
+  type LoadUnitSchema,
+  type StackSchema,
+} from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
+import type { ContainerType, ContainerTypeKind, LoadUnit, Stack } from "../domain/types.ts";
+
+/** A read-model document as the RPC carries it: UTF-8 JSON (the gateway sends it as it is). */
+export const documentJson = (doc: object): Uint8Array => Buffer.from(JSON.stringify(doc));
+
+export const toLoadUnitMessage = (u: LoadUnit): MessageInitShape<typeof LoadUnitSchema> => ({
+  id: u.id,
+  version: BigInt(u.version),
+  status: u.status,
+  documentJson: documentJson(u),
+});
+
+/** A stored load unit's text as it is. */
+export const storedLoadUnitMessage = (r: {
+  id: string;
+  version: number;
+  status: string;
+  json: string;
+}): MessageInitShape<typeof LoadUnitSchema> => ({
+  id: r.id,
+  version: BigInt(r.version),
+  status: r.status,
+  documentJson: Buffer.from(r.json, "utf8"),
+});
+
+export const toStackMessage = (s: Stack): MessageInitShape<typeof StackSchema> => ({
+  id: s.id,
+  version: BigInt(s.version),
+  documentJson: documentJson(s),
+});
+
+export const kindToProto = (k: ContainerTypeKind): Kind =>
+  k === "OPERATIVE" ? Kind.OPERATIVE : Kind.LOAD_UNIT_TYPE;
+
+export const toContainerTypeMessage = (
+  kind: ContainerTypeKind,
+  t: ContainerType,
+): MessageInitShape<typeof ContainerTypeSchema> => ({
+  id: t.id,
+  version: BigInt(t.version),
+  kind: kindToProto(kind),
+  documentJson: documentJson(t),
+});

@@ -1,0 +1,68 @@
+/** The loadunits service as the kit runs it: RPC, the pick job projection's consumer. */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { env } from "@fop/kit/config";
+import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
+import type { ServiceModule } from "@fop/kit/service";
+import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
+import { entities, migrations, SCHEMA } from "./db/orm.ts";
+import { pickJobsConsumer } from "./events/pickjobs.consumer.ts";
+import { loadUnitRoutes } from "./rpc/routes.ts";
+import type { LoadUnitsDeps, PickJobSource } from "./usecases/deps.ts";
+
+const config = {
+  PICKING_URL: env.string(
+    "picking service Connect URL (pick jobs the projection has not seen yet)",
+    "http://127.0.0.1:7102",
+  ),
+  DEFAULT_LOCALE: env.string(
+    "locale of name/description when a request names none (or one a map lacks)",
+    "en_US",
+  ),
+  ICON_MAX_BYTES: env.int("largest icon accepted, bytes", 256 * 1024, 1, 16 * 1024 * 1024),
+};
+
+/** One GetPickJob call for a job the projection has not seen (NOT_FOUND: no such job). */
+export function pickingPickJobs(pickingUrl: string): PickJobSource {
+  const picking = createRpcClient(PickingService, pickingUrl);
+  return {
+    async fetch(ctx, id) {
+      try {
+        const res = await picking.getPickJob({ id }, callOptions(ctx));
+        const job = res.pickJob;
+        if (!job) return undefined;
+        const doc = JSON.parse(Buffer.from(job.documentJson).toString("utf8")) as { facilityRef: string };
+        return { id: job.id, facilityRef: doc.facilityRef, status: job.status, version: Number(job.version) };
+      } catch (err) {
+        if (ConnectError.from(err).code === Code.NotFound) return undefined;
+        throw err;
+      }
+    },
+  };
+}
+
+export const loadUnitsService: ServiceModule<LoadUnitsDeps, typeof config> = {
+  name: "loadunits",
+  schema: SCHEMA,
+  entities,
+  migrations,
+  config,
+  createDeps: (base, cfg) => ({
+    db: base.db,
+    outbox: base.outbox,
+    pickJobs: pickingPickJobs(cfg.PICKING_URL),
+    now: base.now,
+    newId: base.newId,
+    defaultLocale: cfg.DEFAULT_LOCALE,
+    iconMaxBytes: cfg.ICON_MAX_BYTES,
+  }),
+  routes: loadUnitRoutes,
+  workers: (_deps, base) => [
+    pickJobsConsumer({
+      db: base.db,
+      nats: base.nats,
+      logger: base.logger,
+      metrics: base.metrics,
+      schema: SCHEMA,
+    }),
+  ],
+};

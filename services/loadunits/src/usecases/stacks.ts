@@ -1,0 +1,37 @@
+/** Stack use cases. */
+import type { RequestContext } from "@fop/kit/context";
+import { invalid, notFound } from "@fop/kit/errors";
+import { isUuid } from "@fop/kit/ids";
+import { insertStackStatement, listStacks as listRows, loadStackJson } from "../db/rows.ts";
+import { createStack as create } from "../domain/stack.ts";
+import type { JsonObject, Stack } from "../domain/types.ts";
+import { stackCreatedEvent } from "../events/loadunits.events.ts";
+import type { LoadUnitsDeps } from "./deps.ts";
+
+export async function createStack(
+  deps: LoadUnitsDeps,
+  ctx: RequestContext,
+  body: JsonObject,
+): Promise<Stack> {
+  const stack = create(deps.newId(), body, { now: deps.now() });
+  await deps.outbox.write(deps.db, ctx, insertStackStatement(ctx.tenant, stack), [stackCreatedEvent(stack)]);
+  return stack;
+}
+
+export async function getStack(deps: LoadUnitsDeps, ctx: RequestContext, id: string) {
+  const row = isUuid(id) ? await loadStackJson(deps.db, ctx.tenant, id) : undefined;
+  if (!row) throw notFound("stack", id);
+  return row;
+}
+
+/** GET /api/stacks: by id; `facilityRefs` keeps stacks linked to any of them. */
+export async function listStacks(
+  deps: LoadUnitsDeps,
+  ctx: RequestContext,
+  p: { size: number; startAfterId: string; facilityRefs: string[] },
+) {
+  if (p.startAfterId && !isUuid(p.startAfterId)) {
+    throw invalid("INVALID_ID", "startAfterId must be a stack id.", "startAfterId");
+  }
+  return listRows(deps.db, ctx.tenant, p.facilityRefs, p);
+}
