@@ -2,16 +2,19 @@
  * The bare baseline: the floor the system is measured against. A plain fastify server and a `pg`
  * Pool doing the same database work as the system for the same REST calls — no auth, no RPC hop, no
  * ORM, no tracing, no response schemas. Its tables are the services' own (the catalog's `category`
- * and `facility`, the picking service's `pick_job` and `outbox`: identical columns and indexes, so
+ * and `facility`, the picking service's `pick_job`, the loadunits service's `load_unit` and their
+ * `outbox`es: identical columns and indexes, so
  * inserts pay the same index upkeep), made by their migrations in a separate throw-away database.
- * The pick job routes are in baseline-pickjobs.ts.
+ * The pick job routes are in baseline-pickjobs.ts, the load unit routes in baseline-loadunits.ts.
  */
 import { catalogService } from "@fop/catalog";
 import { isUuid, newId } from "@fop/kit/ids";
 import { createTestDatabase } from "@fop/kit/testing/db";
+import { loadUnitsService } from "@fop/loadunits";
 import { pickingService } from "@fop/picking";
 import fastify from "fastify";
 import pg from "pg";
+import { loadUnitRoutes } from "./baseline-loadunits.ts";
 import { pickJobRoutes } from "./baseline-pickjobs.ts";
 
 /** Every baseline request acts for this tenant (the system's comes from the token). */
@@ -71,15 +74,16 @@ export async function startBaseline(
   opts: { dbPoolMax: number; defaultLocale?: string },
 ): Promise<Baseline> {
   const defaultLocale = opts.defaultLocale ?? "en_US";
-  const db = await createTestDatabase(adminUrl, [catalogService, pickingService]);
+  const db = await createTestDatabase(adminUrl, [catalogService, pickingService, loadUnitsService]);
   const pool = new pg.Pool({ connectionString: db.serviceUrl("catalog"), max: opts.dbPoolMax });
   // The picking service has its own pool (and role) in the system too.
   const picking = new pg.Pool({ connectionString: db.serviceUrl("picking"), max: opts.dbPoolMax });
+  const loadunits = new pg.Pool({ connectionString: db.serviceUrl("loadunits"), max: opts.dbPoolMax });
   // pool.end() resolves before its clients' sockets are closed, so dropping the database right after
   // can hit a closing client with "terminating connection" (57P01); without a listener the pool's
   // 'error' event would kill the process (leaving the system's child services running).
   let closing = false;
-  for (const p of [pool, picking])
+  for (const p of [pool, picking, loadunits])
     p.on("error", (err) => {
       if (!closing) console.error(`[bench] baseline pool: ${err.message}`);
     });
@@ -141,12 +145,14 @@ export async function startBaseline(
   );
 
   pickJobRoutes(app, BASELINE_TENANT, pool, picking);
+  loadUnitRoutes(app, BASELINE_TENANT, loadunits);
 
   let listening = false;
   const close = async () => {
     closing = true;
     if (listening) await app.close();
     await picking.end();
+    await loadunits.end();
     await pool.end();
     await db.drop();
   };

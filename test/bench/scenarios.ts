@@ -8,6 +8,7 @@
  * and type-only, and make seeds structured-cloneable (plain data).
  */
 import type autocannon from "autocannon";
+import type { LoadUnitSeed } from "./loadunit-seed.ts";
 import type { PickJobSeed } from "./pickjob-seed.ts";
 
 export type TargetName = "baseline" | "system";
@@ -232,6 +233,65 @@ scenarios.push(
     system: createPickJob,
     baseline: createPickJob,
   } satisfies Scenario<PickJobSeed>,
+);
+
+/** The body of one POST /api/loadunits: 5 load units, each of one job, with one line item. */
+export function loadUnitsBody(jobIds: string[], n: number) {
+  return {
+    loadUnits: Array.from({ length: 5 }, (_, i) => ({
+      pickJobRefs: [jobIds[(n * 5 + i) % jobIds.length]],
+      codes: [`LU-${n}-${i}`],
+      loadUnitLineItems: [{ article: { tenantArticleId: "4711", title: "Cologne Water" }, quantity: 1 }],
+    })),
+  };
+}
+
+/** Seeds the load unit scenarios (imported lazily: pulls in pg). */
+const seedLoadUnits = async (target: Target, opts: SeedOptions): Promise<LoadUnitSeed> =>
+  (await import("./loadunit-seed.ts")).seedLoadUnits(target, opts.pickJobs);
+
+/** GET /api/loadunits/{id}, rotating through the seeded load units. */
+const getLoadUnitById: RequestBuilder<LoadUnitSeed> = ({ seed }) => {
+  let i = 0;
+  return [
+    {
+      method: "GET",
+      setupRequest: (req) => ({ ...req, path: `/api/loadunits/${seed.unitIds[i++ % seed.unitIds.length]}` }),
+    },
+  ];
+};
+
+/** POST /api/loadunits: 5 load units per request, each of a pick job the projection knows. */
+const createLoadUnits: RequestBuilder<LoadUnitSeed> = ({ seed }) => {
+  let n = 0;
+  return [
+    {
+      method: "POST",
+      path: "/api/loadunits",
+      headers: { "content-type": "application/json" },
+      setupRequest: (req) => {
+        return { ...req, body: JSON.stringify(loadUnitsBody(seed.jobIds, n++)) };
+      },
+    },
+  ];
+};
+
+scenarios.push(
+  {
+    name: "get-loadunit",
+    description: "GET /api/loadunits/{id}, rotating through 1,000 seeded load units",
+    seed: seedLoadUnits,
+    system: getLoadUnitById,
+    baseline: getLoadUnitById,
+  } satisfies Scenario<LoadUnitSeed>,
+  {
+    name: "create-loadunits",
+    description:
+      "POST /api/loadunits with 5 load units: pick jobs from the projection, then 5 rows + 5 outbox rows in one statement",
+    seed: seedLoadUnits,
+    system: createLoadUnits,
+    baseline: createLoadUnits,
+  } satisfies Scenario<LoadUnitSeed>,
 );
 
 export function findScenario(name: string): AnyScenario {
