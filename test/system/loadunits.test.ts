@@ -485,6 +485,14 @@ describe("operative container types and load unit types", () => {
     });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body).toMatchObject({ version: 2, name: "Tüte", weightLimitInG: 900 });
+    const stale = await api("PATCH", `/api/loadunittypes/${created.body.id}`, {
+      version: 1,
+      actions: [{ action: "ModifyLoadUnitType", priority: 1 }],
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body[0]).toMatchObject({ requestVersion: 1, version: 2 });
+    expect((await api("GET", `/api/loadunittypes/${created.body.id}?locale=de_DE`)).body.name).toBe("Tüte");
+    expect((await api("GET", `/api/loadunittypes/${UNKNOWN}`)).status).toBe(404);
     const job = await pickJob();
     const [unit] = await createUnits([{ pickJobRefs: [job.id], loadUnitTypeRef: created.body.id }]);
     expect(unit).toMatchObject({
