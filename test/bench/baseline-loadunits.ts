@@ -33,40 +33,50 @@ const bodySchema = {
 type Input = { pickJobRefs: string[] } & Record<string, never>;
 
 export function loadUnitRoutes(app: FastifyInstance, tenant: string, pool: pg.Pool): void {
-  app.post<{ Body: { loadUnits: Input[] } }>("/api/loadunits", { schema: { body: bodySchema } }, async (req, reply) => {
-    const inputs = req.body.loadUnits;
-    const refs = [...new Set(inputs.flatMap((u) => u.pickJobRefs))].filter(isUuid);
-    const { rows } = await pool.query<{ id: string; facility_ref: string }>(
-      "select id::text, facility_ref from loadunits.pick_job_ref where tenant_id = $1 and id = any($2::uuid[])",
-      [tenant, refs],
-    );
-    const facility = new Map(rows.map((r) => [r.id, r.facility_ref]));
-    const c = { now: new Date(), newId, defaultLocale: "en_US" };
-    const units = [];
-    for (const input of inputs) {
-      const f = facility.get(input.pickJobRefs[0]!);
-      if (!f || input.pickJobRefs.some((r) => facility.get(r) !== f)) {
-        return reply.code(400).send([{ summary: "unknown pick job", code: "PICK_JOB_NOT_FOUND" }]);
+  app.post<{ Body: { loadUnits: Input[] } }>(
+    "/api/loadunits",
+    { schema: { body: bodySchema } },
+    async (req, reply) => {
+      const inputs = req.body.loadUnits;
+      const refs = [...new Set(inputs.flatMap((u) => u.pickJobRefs))].filter(isUuid);
+      const { rows } = await pool.query<{ id: string; facility_ref: string }>(
+        "select id::text, facility_ref from loadunits.pick_job_ref where tenant_id = $1 and id = any($2::uuid[])",
+        [tenant, refs],
+      );
+      const facility = new Map(rows.map((r) => [r.id, r.facility_ref]));
+      const c = { now: new Date(), newId, defaultLocale: "en_US" };
+      const units = [];
+      for (const input of inputs) {
+        const f = facility.get(input.pickJobRefs[0]!);
+        if (!f || input.pickJobRefs.some((r) => facility.get(r) !== f)) {
+          return reply.code(400).send([{ summary: "unknown pick job", code: "PICK_JOB_NOT_FOUND" }]);
+        }
+        units.push(
+          createLoadUnit(
+            input,
+            { id: newId(), facilityRef: f, pickJobRefs: [...new Set(input.pickJobRefs)] },
+            c,
+          ),
+        );
       }
-      units.push(createLoadUnit(input, { id: newId(), facilityRef: f, pickJobRefs: [...new Set(input.pickJobRefs)] }, c));
-    }
-    const insert = insertLoadUnitsStatement(tenant, units);
-    const n = insert.params.length;
-    await pool.query(
-      `with written as (${insert.text}),
+      const insert = insertLoadUnitsStatement(tenant, units);
+      const n = insert.params.length;
+      await pool.query(
+        `with written as (${insert.text}),
        added as (insert into loadunits.outbox (id, subject, payload, headers)
          select u.id, u.subject, u.payload, '{}'::jsonb
          from unnest($${n + 1}::uuid[], $${n + 2}::text[], $${n + 3}::bytea[]) as u (id, subject, payload))
        select 1`,
-      [
-        ...insert.params,
-        units.map(() => newId()),
-        units.map(() => "events.LOAD_UNIT_CREATED"),
-        units.map((u) => Buffer.from(JSON.stringify(u))),
-      ],
-    );
-    return reply.code(201).send(units);
-  });
+        [
+          ...insert.params,
+          units.map(() => newId()),
+          units.map(() => "events.LOAD_UNIT_CREATED"),
+          units.map((u) => Buffer.from(JSON.stringify(u))),
+        ],
+      );
+      return reply.code(201).send(units);
+    },
+  );
 
   app.get<{ Params: { id: string } }>("/api/loadunits/:id", async (req, reply) => {
     const { id } = req.params;
