@@ -3,7 +3,7 @@
  * schemas check shapes first; these keep services safe when called directly over RPC).
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { invalid } from "./errors.ts";
+import { invalid, versionConflict } from "./errors.ts";
 
 /** Locale keys of a LocaleString: de_DE, en_US, en, pt-BR ... */
 export const LOCALE_KEY = /^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8}){0,2}$/;
@@ -63,4 +63,20 @@ export function checkVersion(version: number, field = "/version"): void {
   if (!Number.isSafeInteger(version) || version < 0) {
     throw invalid("INVALID_VERSION", "version must be a non-negative whole number.", field);
   }
+}
+
+/**
+ * The request must name the entity's current version: 400 VERSION_REQUIRED when it names none,
+ * 409 (with requestVersion and version) when it names another.
+ */
+export function requireCurrentVersion(
+  entity: string,
+  doc: { version: number },
+  version: unknown,
+  field = "/version",
+): void {
+  if (typeof version !== "number" || !Number.isInteger(version)) {
+    throw invalid("VERSION_REQUIRED", `${field.slice(1)} must be the ${entity}'s current version.`, field);
+  }
+  if (version !== doc.version) throw versionConflict(entity, version, doc.version);
 }

@@ -4,7 +4,7 @@
  * ModifyLoadUnitType actions, the list filters, icons. Pure functions; no I/O.
  */
 import { invalid } from "@fop/kit/errors";
-import { resolveLocalized } from "./locale.ts";
+import { localizeNameAndDescription } from "./locale.ts";
 import type { ChangeContext, ContainerType, ContainerTypeKind, JsonObject } from "./types.ts";
 
 const OCT_FIELDS = [
@@ -83,14 +83,7 @@ export function localizeContainerType(
   locale: string | undefined,
   defaultLocale: string,
 ): ContainerType {
-  const out = { ...type };
-  const name = resolveLocalized(type.nameLocalized, locale, defaultLocale);
-  if (name === undefined) delete out.name;
-  else out.name = name;
-  const description = resolveLocalized(type.descriptionLocalized, locale, defaultLocale);
-  if (description === undefined) delete out.description;
-  else out.description = description;
-  return out;
+  return localizeNameAndDescription(type, locale, defaultLocale);
 }
 
 /**

@@ -4,7 +4,7 @@
  * locale resolution. Pure functions over the read model; no I/O.
  */
 import { invalid, notFound, precondition } from "@fop/kit/errors";
-import { resolveLocalized } from "./locale.ts";
+import { localizeNameAndDescription, resolveLocalized } from "./locale.ts";
 import type {
   ChangeContext,
   ContainerType,
@@ -106,13 +106,7 @@ export function localizeLoadUnit(
   locale: string | undefined,
   defaultLocale: string,
 ): LoadUnit {
-  const out: LoadUnit = { ...unit };
-  const name = resolveLocalized(unit.nameLocalized, locale, defaultLocale);
-  if (name === undefined) delete out.name;
-  else out.name = name;
-  const description = resolveLocalized(unit.descriptionLocalized, locale, defaultLocale);
-  if (description === undefined) delete out.description;
-  else out.description = description;
+  const out = localizeNameAndDescription(unit, locale, defaultLocale);
   if (unit.loadUnitLineItems) {
     out.loadUnitLineItems = unit.loadUnitLineItems.map((item) =>
       item.recordableAttributes

@@ -17,3 +17,26 @@ export function resolveLocalized(
   for (const value of Object.values(map)) if (typeof value === "string") return value;
   return undefined;
 }
+
+interface NamedLocalized {
+  name?: string;
+  description?: string;
+  nameLocalized?: Localized;
+  descriptionLocalized?: Localized;
+}
+
+/** A copy whose name and description are resolved for the locale (dropped when nothing resolves). */
+export function localizeNameAndDescription<T extends NamedLocalized>(
+  doc: T,
+  locale: string | undefined,
+  defaultLocale: string,
+): T {
+  const out = { ...doc };
+  const name = resolveLocalized(doc.nameLocalized, locale, defaultLocale);
+  if (name === undefined) delete out.name;
+  else out.name = name;
+  const description = resolveLocalized(doc.descriptionLocalized, locale, defaultLocale);
+  if (description === undefined) delete out.description;
+  else out.description = description;
+  return out;
+}

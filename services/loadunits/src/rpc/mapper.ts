@@ -36,6 +36,17 @@ export const toStackMessage = (s: Stack): MessageInitShape<typeof StackSchema> =
   documentJson: documentJson(s),
 });
 
+/** A stored stack (its document already JSON text) as a message. */
+export const storedStackMessage = (s: {
+  id: string;
+  version: number;
+  json: string;
+}): MessageInitShape<typeof StackSchema> => ({
+  id: s.id,
+  version: BigInt(s.version),
+  documentJson: Buffer.from(s.json, "utf8"),
+});
+
 export const kindToProto = (k: ContainerTypeKind): Kind =>
   k === "OPERATIVE" ? Kind.OPERATIVE : Kind.LOAD_UNIT_TYPE;
 

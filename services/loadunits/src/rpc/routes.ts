@@ -12,6 +12,7 @@ import * as units from "../usecases/loadunits.ts";
 import * as stacks from "../usecases/stacks.ts";
 import {
   storedLoadUnitMessage,
+  storedStackMessage,
   toContainerTypeMessage,
   toLoadUnitMessage,
   toStackMessage,
@@ -77,7 +78,7 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
       },
       async getLoadUnitStack(req, hctx) {
         const s = await units.getLoadUnitStack(deps, requestContext(hctx), req.id);
-        return { stack: { id: s.id, version: BigInt(s.version), documentJson: Buffer.from(s.json, "utf8") } };
+        return { stack: storedStackMessage(s) };
       },
 
       async createStack(req, hctx) {
@@ -87,7 +88,7 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
       },
       async getStack(req, hctx) {
         const s = await stacks.getStack(deps, requestContext(hctx), req.id);
-        return { stack: { id: s.id, version: BigInt(s.version), documentJson: Buffer.from(s.json, "utf8") } };
+        return { stack: storedStackMessage(s) };
       },
       async listStacks(req, hctx) {
         const r = await stacks.listStacks(deps, requestContext(hctx), {
@@ -95,11 +96,7 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
           facilityRefs: req.facilityRefs,
         });
         return {
-          stacks: r.rows.map((s) => ({
-            id: s.id,
-            version: BigInt(s.version),
-            documentJson: Buffer.from(s.json, "utf8"),
-          })),
+          stacks: r.rows.map(storedStackMessage),
           total: BigInt(r.total),
         };
       },

@@ -1,9 +1,11 @@
 /** Operative container type and (deprecated) load unit type use cases, icons included. */
+
 import type { RequestContext } from "@fop/kit/context";
 import type { Db } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
 import { invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
+import { requireCurrentVersion } from "@fop/kit/validation";
 import {
   deleteIcon,
   insertContainerTypeStatement,
@@ -23,7 +25,6 @@ import {
   updateOperativeContainerType,
 } from "../domain/container-type.ts";
 import type { ContainerType, ContainerTypeKind, JsonObject } from "../domain/types.ts";
-import { checkVersion } from "../domain/version.ts";
 import { containerTypeEvent } from "../events/loadunits.events.ts";
 import type { LoadUnitsDeps } from "./deps.ts";
 
@@ -123,7 +124,7 @@ export async function updateContainerTypeUseCase(
 ): Promise<ContainerType> {
   const next = await inTransaction(deps.db, async (db) => {
     const type = await requireType(db, ctx, kind, id, true);
-    checkVersion(label(kind), type, body.version);
+    requireCurrentVersion(label(kind), type, body.version);
     const changed =
       kind === "OPERATIVE"
         ? updateOperativeContainerType(type, body, ctxOf(deps))

@@ -1,8 +1,10 @@
 /** Load unit use cases: each is one statement, one transaction or one read, in the caller's tenant. */
+
 import type { RequestContext } from "@fop/kit/context";
 import { inTransaction } from "@fop/kit/db/tx";
 import { invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
+import { requireCurrentVersion } from "@fop/kit/validation";
 import {
   insertLoadUnitsStatement,
   listLoadUnits as listRows,
@@ -25,7 +27,6 @@ import {
   updateRecordableAttributes,
 } from "../domain/loadunit.ts";
 import type { ChangeContext, ContainerType, JsonObject, LoadUnit } from "../domain/types.ts";
-import { checkVersion } from "../domain/version.ts";
 import { loadUnitEvent } from "../events/loadunits.events.ts";
 import type { LoadUnitsDeps } from "./deps.ts";
 import { knownPickJobs } from "./pickjobs.ts";
@@ -257,8 +258,7 @@ export async function listPickJobLoadUnits(
 }
 
 async function requireLoadUnit(
-  deps: LoadUnitsDeps,
-  db: typeof deps.db | Parameters<typeof loadLoadUnit>[0],
+  db: LoadUnitsDeps["db"] | Parameters<typeof loadLoadUnit>[0],
   ctx: RequestContext,
   id: string,
   lock: boolean,
@@ -275,10 +275,7 @@ export async function deleteLoadUnit(
   id: string,
 ): Promise<LoadUnit> {
   return inTransaction(deps.db, async (db) => {
-    const { unit, changed } = obsoleteLoadUnit(
-      await requireLoadUnit(deps, db, ctx, id, true),
-      changeContext(deps),
-    );
+    const { unit, changed } = obsoleteLoadUnit(await requireLoadUnit(db, ctx, id, true), changeContext(deps));
     if (changed) {
       await updateLoadUnits(db, ctx.tenant, [unit]);
       await deps.outbox.record(db, ctx, [loadUnitEvent("LOAD_UNIT_OBSOLETED", unit)]);
@@ -327,9 +324,9 @@ export async function patchLoadUnit(
   if (typeof body.stackRef === "string") await requireStack(deps, ctx, body.stackRef, "");
   await referencedType(deps, ctx, body, "");
   return inTransaction(deps.db, async (db) => {
-    const unit = await requireLoadUnit(deps, db, ctx, id, true);
+    const unit = await requireLoadUnit(db, ctx, id, true);
     if (Array.isArray(body.actions) || body.version !== undefined)
-      checkVersion("load unit", unit, body.version);
+      requireCurrentVersion("load unit", unit, body.version);
     const next = patch(unit, body, changeContext(deps));
     await updateLoadUnits(db, ctx.tenant, [next]);
     await deps.outbox.record(db, ctx, [loadUnitEvent("LOAD_UNIT_UPDATED", next)]);
@@ -345,8 +342,8 @@ export async function loadUnitAction(
   action: JsonObject,
 ): Promise<LoadUnit> {
   return inTransaction(deps.db, async (db) => {
-    const unit = await requireLoadUnit(deps, db, ctx, id, true);
-    checkVersion("load unit", unit, action.version);
+    const unit = await requireLoadUnit(db, ctx, id, true);
+    requireCurrentVersion("load unit", unit, action.version);
     const next = updateRecordableAttributes(unit, action, changeContext(deps));
     await updateLoadUnits(db, ctx.tenant, [next]);
     await deps.outbox.record(db, ctx, [loadUnitEvent("LOAD_UNIT_UPDATED", next)]);
@@ -356,7 +353,7 @@ export async function loadUnitAction(
 
 /** GET /api/loadunits/{id}/stack: 404 when the unit is unknown or part of no stack. */
 export async function getLoadUnitStack(deps: LoadUnitsDeps, ctx: RequestContext, id: string) {
-  const unit = await requireLoadUnit(deps, deps.db, ctx, id, false);
+  const unit = await requireLoadUnit(deps.db, ctx, id, false);
   const stack =
     unit.stackRef && isUuid(unit.stackRef)
       ? await loadStackJson(deps.db, ctx.tenant, unit.stackRef)

@@ -1,10 +1,11 @@
 /** Pick job use cases: each is one transaction (or one read) scoped to the caller's tenant. */
+
 import type { RequestContext } from "@fop/kit/context";
 import { requireInstant } from "@fop/kit/datetime";
 import type { Db } from "@fop/kit/db/sql";
 import { query } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
-import { AppError, invalid, notFound, versionConflict } from "@fop/kit/errors";
+import { AppError, invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { lookupTable } from "@fop/kit/lookup";
 import {
@@ -15,6 +16,7 @@ import {
   startAfterOrder,
 } from "@fop/kit/search/keyset";
 import { SqlBuilder } from "@fop/kit/search/sql-builder";
+import { requireCurrentVersion } from "@fop/kit/validation";
 import { SCHEMA } from "../db/orm.ts";
 import { insertJobStatement, loadJob, loadJobDocument, type StoredDocument, updateJob } from "../db/rows.ts";
 import { TARGET_TIME_KEY } from "../db/sort-keys.ts";
@@ -82,18 +84,6 @@ export async function readPickJob(
   return doc;
 }
 
-/** The request must name the entity's current version (409 otherwise). */
-export function checkVersion(
-  entity: "pick job" | "pick run",
-  doc: { version: number },
-  version: unknown,
-): void {
-  if (typeof version !== "number" || !Number.isInteger(version)) {
-    throw invalid("VERSION_REQUIRED", `version must be the ${entity}'s current version.`, "/version");
-  }
-  if (version !== doc.version) throw versionConflict(entity, version, doc.version);
-}
-
 /** POST /api/pickjobs/{id}/actions: one action on the version the body names. */
 export async function pickJobAction(
   deps: PickingDeps,
@@ -106,7 +96,7 @@ export async function pickJobAction(
   }
   return inTransaction(deps.db, async (db) => {
     const job = await requireJob(db, ctx, id, true);
-    checkVersion("pick job", job, action.version);
+    requireCurrentVersion("pick job", job, action.version);
     const result = applyPickJobAction(job, action, actionContext(deps, ctx));
     const next = result.job;
     await updateJob(db, ctx.tenant, next);
@@ -125,7 +115,7 @@ export async function patchPickJob(
 ): Promise<PickJob> {
   return inTransaction(deps.db, async (db) => {
     const job = await requireJob(db, ctx, id, true);
-    checkVersion("pick job", job, version);
+    requireCurrentVersion("pick job", job, version);
     const result = applyPickJobPatch(job, actions, actionContext(deps, ctx));
     const next = result.job;
     await updateJob(db, ctx.tenant, next);

@@ -4,12 +4,14 @@
  * jobs, and each is applied through the pick job state machine, so a run can never leave a job in a
  * state the job's own rules forbid.
  */
+
 import type { RequestContext } from "@fop/kit/context";
 import type { Db } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
 import { notFound } from "@fop/kit/errors";
 import type { DomainEvent } from "@fop/kit/events/envelope";
 import { isUuid } from "@fop/kit/ids";
+import { requireCurrentVersion } from "@fop/kit/validation";
 import { insertRun, loadJobs, loadRun, updateJob, updateRun } from "../db/rows.ts";
 import { applyPickJobAction } from "../domain/lifecycle.ts";
 import {
@@ -23,7 +25,7 @@ import {
 import type { JsonObject, PickJob, PickRun } from "../domain/types.ts";
 import { pickJobEvent, pickRunEvent } from "../events/picking.events.ts";
 import type { PickingDeps } from "./deps.ts";
-import { actionContext, checkVersion } from "./pickjobs.ts";
+import { actionContext } from "./pickjobs.ts";
 
 async function requireRun(db: Db, ctx: RequestContext, id: string, forUpdate: boolean) {
   const run = isUuid(id) ? await loadRun(db, ctx.tenant, id, forUpdate) : undefined;
@@ -102,7 +104,7 @@ export async function pickRunAction(
 ): Promise<PickRun> {
   return inTransaction(deps.db, async (db) => {
     const run = await requireRun(db, ctx, id, true);
-    checkVersion("pick run", run, action.version);
+    requireCurrentVersion("pick run", run, action.version);
     const jobs = await lockJobs(db, ctx, run.pickJobRefs);
     const change = applyPickRunAction(run, action, actionContext(deps, ctx), statuses(jobs));
     return commit(deps, ctx, db, change, false, jobs);
@@ -118,7 +120,7 @@ export async function patchPickRun(
 ): Promise<PickRun> {
   return inTransaction(deps.db, async (db) => {
     const run = await requireRun(db, ctx, id, true);
-    checkVersion("pick run", run, version);
+    requireCurrentVersion("pick run", run, version);
     const jobs = await lockJobs(db, ctx, run.pickJobRefs);
     const change = applyPickRunPatch(run, actions, actionContext(deps, ctx), statuses(jobs));
     return commit(deps, ctx, db, change, false, jobs);
@@ -134,7 +136,7 @@ export async function removePickJob(
 ): Promise<PickRun> {
   return inTransaction(deps.db, async (db) => {
     const run = await requireRun(db, ctx, id, true);
-    checkVersion("pick run", run, version);
+    requireCurrentVersion("pick run", run, version);
     const jobs = await lockJobs(db, ctx, run.pickJobRefs);
     return commit(
       deps,
