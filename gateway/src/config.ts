@@ -16,6 +16,7 @@ export const gatewayConfig = {
   AUDIT_URL: serviceUrl("audit"),
   PICKING_URL: serviceUrl("picking"),
   LOADUNITS_URL: serviceUrl("loadunits"),
+  CARRIERS_URL: serviceUrl("carriers"),
   /** Production: verify tokens from an OIDC issuer. */
   AUTH_JWKS_URL: env.optionalString("JWKS URL of the OIDC issuer (production)"),
   AUTH_ISSUER: env.optionalString("expected `iss` of tokens"),

@@ -5,6 +5,7 @@ import { createLogger, type Logger } from "@fop/kit/logger";
 import { createMetrics } from "@fop/kit/metrics";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
+import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
@@ -25,12 +26,14 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     audit: config.AUDIT_URL,
     picking: config.PICKING_URL,
     loadunits: config.LOADUNITS_URL,
+    carriers: config.CARRIERS_URL,
   };
   const clients: Clients = {
     catalog: createRpcClient(CatalogService, serviceUrls.catalog, { timeoutMs }),
     audit: createRpcClient(AuditService, serviceUrls.audit, { timeoutMs }),
     picking: createRpcClient(PickingService, serviceUrls.picking, { timeoutMs }),
     loadunits: createRpcClient(LoadUnitsService, serviceUrls.loadunits, { timeoutMs }),
+    carriers: createRpcClient(CarriersService, serviceUrls.carriers, { timeoutMs }),
   };
   const health = Object.entries(serviceUrls).map(
     ([name, url]) => [name, createRpcClient(Health, url, { timeoutMs: 1000 })] as const,

@@ -9,6 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { auditService } from "@fop/audit";
+import { carriersService } from "@fop/carriers";
 import { catalogService } from "@fop/catalog";
 import {
   createGateway,
@@ -48,8 +49,9 @@ const MODULES = {
   audit: auditService,
   picking: pickingService,
   loadunits: loadUnitsService,
+  carriers: carriersService,
 } as unknown as Record<ServiceName, ServiceModule<unknown>>;
-export type ServiceName = "catalog" | "audit" | "picking" | "loadunits";
+export type ServiceName = "catalog" | "audit" | "picking" | "loadunits" | "carriers";
 
 export interface System {
   baseUrl: string;
@@ -203,6 +205,7 @@ export async function bootSystem(
       AUDIT_URL: services.audit.rpcUrl,
       PICKING_URL: services.picking.rpcUrl,
       LOADUNITS_URL: services.loadunits.rpcUrl,
+      CARRIERS_URL: services.carriers.rpcUrl,
       AUTH_DEV_KEY_FILE: keyFile,
       RATE_LIMIT_ENABLED: "false",
       ...opts.gatewayEnv,

@@ -1,6 +1,7 @@
 /** The services the platform runs, in start order, with where their main module lives. */
 import path from "node:path";
 import { auditService } from "@fop/audit";
+import { carriersService } from "@fop/carriers";
 import { catalogService } from "@fop/catalog";
 import type { ServiceModule } from "@fop/kit/service";
 import { loadUnitsService } from "@fop/loadunits";
@@ -29,6 +30,10 @@ export const SERVICES: ServiceEntry[] = [
   {
     module: loadUnitsService as ServiceModule<unknown>,
     main: path.join(REPO_ROOT, "services/loadunits/src/main.ts"),
+  },
+  {
+    module: carriersService as ServiceModule<unknown>,
+    main: path.join(REPO_ROOT, "services/carriers/src/main.ts"),
   },
 ];
 

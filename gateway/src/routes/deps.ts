@@ -1,5 +1,6 @@
 import type { Client } from "@connectrpc/connect";
 import type { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
+import type { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
 import type { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import type { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import type { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
@@ -10,6 +11,7 @@ export interface Clients {
   audit: Client<typeof AuditService>;
   picking: Client<typeof PickingService>;
   loadunits: Client<typeof LoadUnitsService>;
+  carriers: Client<typeof CarriersService>;
 }
 
 export interface RouteDeps {

@@ -1,6 +1,7 @@
 /** Every resource's routes, registered explicitly (no autoload). */
 import type { FastifyInstance } from "fastify";
 import { auditRoutes } from "./audits/index.ts";
+import { carrierRoutes } from "./carriers/index.ts";
 import { categoryRoutes } from "./categories/index.ts";
 import type { RouteDeps } from "./deps.ts";
 import { facilityRoutes } from "./facilities/index.ts";
@@ -15,4 +16,5 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   pickJobRoutes(app, deps);
   pickRunRoutes(app, deps);
   loadUnitRoutes(app, deps);
+  carrierRoutes(app, deps);
 }

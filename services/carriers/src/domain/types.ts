@@ -1,0 +1,74 @@
+/**
+ * The carriers service's read models, shaped as the reference schemas (Carrier, StrippedCarrier,
+ * CarrierConfiguration, CarrierCountryServiceMapping, TransitTimeConfiguration).
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export const CARRIER_STATUSES = ["ACTIVE", "INACTIVE"] as const;
+export const DELIVERY_TYPES = ["SAMEDAY", "DELIVERY"] as const;
+export const LIFECYCLES = ["GA", "BETA", "ALPHA"] as const;
+export const CALCULATION_STRATEGIES = ["EARLIEST", "LATEST"] as const;
+export type CalculationStrategy = (typeof CALCULATION_STRATEGIES)[number];
+
+/** A carrier as clients read it: `credentials` only ever as `{key}` (their type), never a secret. */
+export interface Carrier {
+  id: string;
+  version: number;
+  created: string;
+  lastModified: string;
+  key: string;
+  name: string;
+  status: (typeof CARRIER_STATUSES)[number];
+  deliveryType: (typeof DELIVERY_TYPES)[number];
+  lifecycle: (typeof LIFECYCLES)[number];
+  defaultParcelHeightInCm: number;
+  defaultParcelLengthInCm: number;
+  defaultParcelWidthInCm: number;
+  defaultParcelWeightInGram: number;
+  credentials?: { key: string };
+  logoUrl?: string;
+  productValueNeeded?: boolean;
+  parcelLabelClassifications?: JsonObject[];
+}
+
+export interface RegionInformation {
+  countryCode: string;
+  postalCodes?: string[];
+}
+
+export interface CountryServiceMapping {
+  id: string;
+  source: RegionInformation;
+  destinations: RegionInformation[];
+  transitTime?: { minTransitDays: number; maxTransitDays: number };
+  countAsTransitDayBefore?: string;
+  [field: string]: Json | RegionInformation | RegionInformation[] | undefined;
+}
+
+export interface CarrierConfiguration {
+  id: string;
+  version: number;
+  created: string;
+  lastModified: string;
+  carrierRef: string;
+  returnLabel: boolean;
+  mustBeWeighed?: boolean;
+  countryServiceMappings: CountryServiceMapping[];
+  nonDeliveryDaysPerCountryAndProvince: JsonObject[];
+  [field: string]: Json | CountryServiceMapping[] | undefined;
+}
+
+export interface TransitTimeConfiguration {
+  id: string;
+  version: number;
+  created: string;
+  lastModified: string;
+  calculationStrategy: CalculationStrategy;
+}
+
+/** What a change needs from outside: the clock and new ids. */
+export interface ChangeContext {
+  now: Date;
+  newId: () => string;
+}

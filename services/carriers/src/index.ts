@@ -1,0 +1,2 @@
+export { credentialsCipher, parseCredentialsKey } from "./domain/credentials.ts";
+export { carriersService } from "./service.ts";

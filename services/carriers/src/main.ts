@@ -1,0 +1,4 @@
+import { runMain } from "@fop/kit/service";
+import { carriersService } from "./service.ts";
+
+await runMain(carriersService);
