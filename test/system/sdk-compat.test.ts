@@ -8,6 +8,7 @@
  */
 import {
   FftApiClient,
+  FftCarrierService,
   FftFacilityService,
   FftPickJobService,
   PickJobOrderBy,
@@ -126,6 +127,24 @@ describe("the platform's SDK, unchanged", () => {
     expect(obsolete.status).toBe("OBSOLETE");
     // A stale version is the platform's 409, which the SDK surfaces as an error.
     await expect(pickJobs.abort(job.id, job.version)).rejects.toThrow();
+  });
+
+  it("carriers: create with the generic client, list, read, and read the default configuration", async () => {
+    const created = await sdk.post<{ id: string; version: number }>("carriers", {
+      key: "CUSTOM_SDK",
+      name: "SDK Parcel",
+      credentials: { key: "CUSTOM_SDK", apiKey: "sdk-secret" },
+    });
+    const carriers = new FftCarrierService(sdk);
+    const all = await carriers.getAll();
+    expect(all.total).toBeGreaterThanOrEqual(1);
+    expect(all.carriers?.map((c) => c.id)).toContain(created.id);
+    const carrier = await carriers.get(created.id);
+    expect(carrier).toMatchObject({ id: created.id, key: "CUSTOM_SDK", status: "INACTIVE", version: 1 });
+    expect(carrier.credentials).toEqual({ key: "CUSTOM_SDK" });
+    const config = await carriers.getConfiguration(created.id);
+    expect(config).toMatchObject({ carrierRef: created.id, returnLabel: false, version: 1 });
+    expect(sent.some((r) => r.url.endsWith(`carriers/${created.id}/configuration`))).toBe(true);
   });
 
   it("the SDK's generic client: DELETE a category", async () => {
