@@ -7,6 +7,7 @@
  */
 import { type TSchema, Type } from "@sinclair/typebox";
 import { DateTime, ListQuery, LocaleString, opt, RequestVersion } from "../../schemas/common.ts";
+import { CarrierProductCategory, CarrierServices } from "../pickjobs/schemas.ts";
 
 const Enum = (values: readonly string[], description?: string) =>
   Type.Union(
@@ -257,7 +258,7 @@ const mappingFields = (forCreation: boolean) => ({
     List(ShippingArticleAttribute("AdditionalShippingArticleAttribute"), { maxItems: 20 }),
   ),
   additionalShippingAttributes: opt(List(ShippingAttribute("AdditionalShippingAttribute"), { maxItems: 30 })),
-  carrierProductCategory: opt(Enum(["STANDARD", "EXPRESS", "VALUE", "FORWARDING"])),
+  carrierProductCategory: opt(CarrierProductCategory),
   countAsTransitDayBefore: opt(
     Type.String({
       maxLength: 16,
@@ -313,25 +314,12 @@ export const CarrierCountryServiceMappingForUpdate = Type.Object(
   { title: "CarrierCountryServiceMappingForUpdate" },
 );
 
-const CARRIER_SERVICES = [
-  "SIGNATURE",
-  "CUSTOMER_SIGNATURE",
-  "ADULT_SIGNATURE",
-  "SATURDAY_DELIVERY",
-  "IDENTITY_CHECK_COMPANY",
-  "IDENTITY_CHECK_PRIVATE",
-  "ADDITIONAL_TRANSPORTATION_INSURANCE",
-  "IDENTITY_AGE_CHECK_18",
-  "NO_NEIGHBOR_DELIVERY",
-  "HANDOVER_TO_RECIPIENT_ONLY",
-];
-
 export const CarrierCountryServiceMapping = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 256 }),
     source: RegionInformation,
     destinations: Destinations,
-    carrierServices: opt(List(Enum(CARRIER_SERVICES), { maxItems: 10 })),
+    carrierServices: opt(List(CarrierServices, { maxItems: 10 })),
     staticCCSMRef: opt(Type.String({ maxLength: 256 })),
     ...mappingFields(false),
   },
