@@ -104,12 +104,13 @@ export interface FuzzRequest {
 /**
  * Sends the requests one by one with `token` (unless a request brings its own Authorization) and
  * returns what went wrong (a 5xx, a 4xx without the platform's error body, or an answer slower than
- * 2 s) and how many answers had each status class ("2xx", "4xx", ...).
+ * 2 s, or one `check` finds fault with) and how many answers had each status class ("2xx", "4xx", ...).
  */
 export async function sendAll(
   sys: System,
   token: string,
   requests: FuzzRequest[],
+  check?: (res: { status: number; text: string }) => string | undefined,
 ): Promise<{ failures: string[]; classes: Record<string, number> }> {
   const failures: string[] = [];
   const classes: Record<string, number> = {};
@@ -124,6 +125,8 @@ export async function sendAll(
     const cls = `${Math.floor(res.status / 100)}xx`;
     classes[cls] = (classes[cls] ?? 0) + 1;
     if (ms > 2000) failures.push(`${req.method} ${req.path} took ${ms} ms`);
+    const fault = check?.(res);
+    if (fault) failures.push(`${req.method} ${req.path} -> ${res.status} ${fault}`);
     if (res.status >= 500)
       failures.push(
         `${req.method} ${req.path} ${JSON.stringify(req.body)?.slice(0, 300)} -> ${res.status} ${res.text.slice(0, 300)}`,

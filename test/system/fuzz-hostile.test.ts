@@ -66,7 +66,24 @@ beforeAll(async () => {
   const [unit] = (
     await api("POST", "/api/loadunits", { loadUnits: [{ pickJobRefs: [job.id], stackRef: stack.id }] })
   ).body;
+  const carrier = (
+    await api("POST", "/api/carriers", {
+      key: "CUSTOM_HOSTILE",
+      name: "H",
+      credentials: { key: "CUSTOM_HOSTILE", apiKey: "hostile-secret" },
+    })
+  ).body;
+  const mapping = (
+    await api("POST", `/api/carriers/${carrier.id}/configuration/countryservicemappings`, {
+      carrierConfigurationVersion: 1,
+      source: { countryCode: "DE" },
+      destinations: [{ countryCode: "DE" }],
+      transitTime: { minTransitDays: 1, maxTransitDays: 2 },
+    })
+  ).body;
   Object.assign(ids, {
+    carrierId: carrier.id,
+    countryServiceMappingId: mapping.id,
     facilityId: facility.id,
     pickJobId: job.id,
     pickLineItemId: job.pickLineItems[0].id,
@@ -187,6 +204,53 @@ function seedBody(op: Operation, f: Fuzz): unknown {
       actions: [{ action: "ModifyLoadUnitType", priority: 2 }],
     }),
     "PUT /api/loadunittypes/{loadUnitTypeId}/icon": () => ({ name: "i.png", content: ids.png }),
+    "POST /api/carriers": () => ({
+      key: f.pick(["CUSTOM_X", "GLS", "CUSTOM_HOSTILE"]),
+      name: "C",
+      credentials: { key: "GLS", password: "p" },
+    }),
+    "PATCH /api/carriers/{carrierId}": () => ({
+      version: 1,
+      actions: [{ action: "ModifyCarrier", name: "N", credentials: { key: "GLS", password: "q" } }],
+    }),
+    "PUT /api/carriers/{carrierId}/configuration": () => ({
+      version: 2,
+      carrierRef: ids.carrierId,
+      returnLabel: true,
+      defaultPickUpTime: { start: { hour: 8, minute: 0 }, end: { hour: 9, minute: 0 } },
+      nonDeliveryDaysPerCountryAndProvince: [
+        {
+          country: "DE",
+          nonDeliveryDays: [{ nonDeliveryDay: "2026-12-25" }],
+          recurringNonDeliveryWeekdays: ["SUNDAY"],
+          nonDeliveryDaysPerProvince: [],
+        },
+      ],
+      countryServiceMappings: [
+        {
+          id: "m",
+          source: { countryCode: "DE" },
+          destinations: [{ countryCode: "AT" }],
+          countAsTransitDayBefore: "12:00",
+        },
+      ],
+    }),
+    "POST /api/carriers/{carrierId}/configuration/countryservicemappings": () => ({
+      carrierConfigurationVersion: 2,
+      source: { countryCode: "DE" },
+      destinations: [{ countryCode: "FR", postalCodes: ["75"] }],
+      countAsTransitDayBefore: "11:00",
+      transitTime: { minTransitDays: 1, maxTransitDays: 4 },
+    }),
+    "PATCH /api/carriers/{carrierId}/configuration/countryservicemappings/{countryServiceMappingId}": () => ({
+      carrierConfigurationVersion: 2,
+      countAsTransitDayBefore: "10:00",
+      destinationCountries: ["CH"],
+    }),
+    "PUT /api/configurations/transittime": () => ({
+      version: 1,
+      calculationStrategy: f.pick(["EARLIEST", "LATEST"]),
+    }),
     "POST /api/pickruns": () => ({ facilityRef: ids.facilityId, pickJobRefs: [ids.pickJobId] }),
     "POST /api/pickruns/{pickRunId}/actions": () => ({ name: "START", version: 1 }),
   };
@@ -336,6 +400,8 @@ describe(`hostile fuzzing (seed ${SEED})`, () => {
         const cls = `${Math.floor(o.status / 100)}xx`;
         classes[cls] = (classes[cls] ?? 0) + 1;
         if (o.ms > SLOW_MS) failures.push(`${o.label} took ${o.ms} ms`);
+        if (JSON.stringify(o.body ?? "").includes("hostile-secret"))
+          failures.push(`${o.label} -> ${o.status} shows a carrier's credential secret`);
         if (o.status >= 500 || !o.status)
           failures.push(`${o.label} -> ${o.status} ${JSON.stringify(o.body)?.slice(0, 300)}`);
         else if (
