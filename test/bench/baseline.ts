@@ -5,8 +5,10 @@
  * and `facility`, the picking service's `pick_job`, the loadunits service's `load_unit` and their
  * `outbox`es: identical columns and indexes, so
  * inserts pay the same index upkeep), made by their migrations in a separate throw-away database.
- * The pick job routes are in baseline-pickjobs.ts, the load unit routes in baseline-loadunits.ts.
+ * The pick job routes are in baseline-pickjobs.ts, the load unit routes in baseline-loadunits.ts, the
+ * carrier routes in baseline-carriers.ts.
  */
+import { carriersService } from "@fop/carriers";
 import { catalogService } from "@fop/catalog";
 import { isUuid, newId } from "@fop/kit/ids";
 import { createTestDatabase } from "@fop/kit/testing/db";
@@ -14,6 +16,7 @@ import { loadUnitsService } from "@fop/loadunits";
 import { pickingService } from "@fop/picking";
 import fastify from "fastify";
 import pg from "pg";
+import { carrierRoutes } from "./baseline-carriers.ts";
 import { loadUnitRoutes } from "./baseline-loadunits.ts";
 import { pickJobRoutes } from "./baseline-pickjobs.ts";
 
@@ -74,16 +77,22 @@ export async function startBaseline(
   opts: { dbPoolMax: number; defaultLocale?: string },
 ): Promise<Baseline> {
   const defaultLocale = opts.defaultLocale ?? "en_US";
-  const db = await createTestDatabase(adminUrl, [catalogService, pickingService, loadUnitsService]);
+  const db = await createTestDatabase(adminUrl, [
+    catalogService,
+    pickingService,
+    loadUnitsService,
+    carriersService,
+  ]);
   const pool = new pg.Pool({ connectionString: db.serviceUrl("catalog"), max: opts.dbPoolMax });
   // The picking service has its own pool (and role) in the system too.
   const picking = new pg.Pool({ connectionString: db.serviceUrl("picking"), max: opts.dbPoolMax });
   const loadunits = new pg.Pool({ connectionString: db.serviceUrl("loadunits"), max: opts.dbPoolMax });
+  const carriers = new pg.Pool({ connectionString: db.serviceUrl("carriers"), max: opts.dbPoolMax });
   // pool.end() resolves before its clients' sockets are closed, so dropping the database right after
   // can hit a closing client with "terminating connection" (57P01); without a listener the pool's
   // 'error' event would kill the process (leaving the system's child services running).
   let closing = false;
-  for (const p of [pool, picking, loadunits])
+  for (const p of [pool, picking, loadunits, carriers])
     p.on("error", (err) => {
       if (!closing) console.error(`[bench] baseline pool: ${err.message}`);
     });
@@ -146,6 +155,7 @@ export async function startBaseline(
 
   pickJobRoutes(app, BASELINE_TENANT, pool, picking);
   loadUnitRoutes(app, BASELINE_TENANT, loadunits);
+  carrierRoutes(app, BASELINE_TENANT, carriers);
 
   let listening = false;
   const close = async () => {
@@ -153,6 +163,7 @@ export async function startBaseline(
     if (listening) await app.close();
     await picking.end();
     await loadunits.end();
+    await carriers.end();
     await pool.end();
     await db.drop();
   };

@@ -8,6 +8,7 @@
  * and type-only, and make seeds structured-cloneable (plain data).
  */
 import type autocannon from "autocannon";
+import type { CarrierSeed } from "./carrier-seed.ts";
 import type { LoadUnitSeed } from "./loadunit-seed.ts";
 import type { PickJobSeed } from "./pickjob-seed.ts";
 
@@ -292,6 +293,90 @@ scenarios.push(
     system: createLoadUnits,
     baseline: createLoadUnits,
   } satisfies Scenario<LoadUnitSeed>,
+);
+
+/** The body of one POST .../countryservicemappings. */
+export const mappingBody = (version: number, n: number) => ({
+  carrierConfigurationVersion: version,
+  source: { countryCode: "DE" },
+  destinations: [{ countryCode: "DE" }, { countryCode: "AT", postalCodes: [String(1000 + (n % 9000))] }],
+  carrierProductCategory: "STANDARD",
+  transitTime: { minTransitDays: 1, maxTransitDays: 3 },
+  countAsTransitDayBefore: "12:00",
+  deliveryCosts: [{ cost: 4.99, currency: "EUR" }],
+});
+
+/** Seeds the carrier scenarios (imported lazily: pulls in pg and the carriers service). */
+const seedCarriers = async (target: Target): Promise<CarrierSeed> =>
+  (await import("./carrier-seed.ts")).seedCarriers(target);
+
+/** GET /api/carriers/{id}/configuration (20 mappings each), rotating through 200 carriers. */
+const getCarrierConfiguration: RequestBuilder<CarrierSeed> = ({ seed }) => {
+  let i = 0;
+  return [
+    {
+      method: "GET",
+      setupRequest: (req) => ({
+        ...req,
+        path: `/api/carriers/${seed.readIds[i++ % seed.readIds.length]}/configuration`,
+      }),
+    },
+  ];
+};
+
+const MAPPING_WRITES_PER_VISIT = 4;
+
+/**
+ * What a client does to add mappings: read the configuration (its version), then add 4 mappings,
+ * each naming the version the previous write left. Each connection works on one carrier at a time
+ * and moves on to the next of 2,000 after its 4 writes, so no two connections share a carrier and
+ * every write names the current version (a 409 would count as an error).
+ */
+const createMappings: RequestBuilder<CarrierSeed> = ({ seed }) => {
+  let next = 0;
+  let n = 0;
+  const read: autocannon.Request = {
+    method: "GET",
+    setupRequest: (req, context) => {
+      context.carrier = seed.writeIds[next++ % seed.writeIds.length];
+      return { ...req, path: `/api/carriers/${context.carrier}/configuration` };
+    },
+    onResponse: (status, body, context) => {
+      if (status === 200) context.version = (JSON.parse(body) as { version: number }).version;
+    },
+  };
+  const write: autocannon.Request = {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    setupRequest: (req, context) => ({
+      ...req,
+      path: `/api/carriers/${context.carrier}/configuration/countryservicemappings`,
+      body: JSON.stringify(mappingBody(context.version as number, n++)),
+    }),
+    onResponse: (status, _body, context) => {
+      if (status === 201) context.version = (context.version as number) + 1;
+    },
+  };
+  return [read, ...Array.from({ length: MAPPING_WRITES_PER_VISIT }, () => write)];
+};
+
+scenarios.push(
+  {
+    name: "get-carrier-configuration",
+    description:
+      "GET /api/carriers/{id}/configuration with 20 country service mappings, rotating through 200 carriers",
+    seed: seedCarriers,
+    system: getCarrierConfiguration,
+    baseline: getCarrierConfiguration,
+  } satisfies Scenario<CarrierSeed>,
+  {
+    name: "create-mappings",
+    description:
+      "GET a carrier's configuration, then 4 x POST .../countryservicemappings naming its version (configuration locked, rewritten, one outbox row each)",
+    seed: seedCarriers,
+    system: createMappings,
+    baseline: createMappings,
+  } satisfies Scenario<CarrierSeed>,
 );
 
 export function findScenario(name: string): AnyScenario {

@@ -96,6 +96,17 @@ export async function loadConfiguration(
   return rows[0]?.doc;
 }
 
+/** The configuration's text as stored (GET: no parse, no re-serialization). */
+export async function loadConfigurationJson(db: Db, tenant: string, carrierId: string) {
+  const rows = await query<{ id: string; version: number; carrier_ref: string; json: string }>(db, {
+    text: `select id, version, carrier_id as carrier_ref, doc::text as json
+      from carrier_configuration where tenant_id = $1 and carrier_id = $2::uuid`,
+    params: [tenant, carrierId],
+    prepare: true,
+  });
+  return rows[0];
+}
+
 /**
  * Inserts the configuration unless the carrier has one; true when this call inserted it. A
  * concurrent insert makes this one wait for it and then insert nothing.

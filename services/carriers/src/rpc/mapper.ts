@@ -45,6 +45,19 @@ export const toConfigurationMessage = (
   documentJson: documentJson(c),
 });
 
+/** A stored configuration whose document is JSON text already. */
+export const storedConfigurationMessage = (c: {
+  id: string;
+  version: number;
+  carrierRef: string;
+  json: string;
+}): MessageInitShape<typeof CarrierConfigurationSchema> => ({
+  id: c.id,
+  version: BigInt(c.version),
+  carrierRef: c.carrierRef,
+  documentJson: Buffer.from(c.json, "utf8"),
+});
+
 export const toMappingMessage = (
   config: CarrierConfiguration,
   m: CountryServiceMapping,

@@ -12,6 +12,7 @@ import { estimate } from "../usecases/estimate.ts";
 import * as transit from "../usecases/transit-time.ts";
 import {
   storedCarrierMessage,
+  storedConfigurationMessage,
   toCarrierMessage,
   toConfigurationMessage,
   toMappingMessage,
@@ -53,8 +54,8 @@ export function carrierRoutes(deps: CarriersDeps) {
       },
 
       async getConfiguration(req, hctx) {
-        const c = await configs.getConfiguration(deps, requestContext(hctx), req.carrierId);
-        return { configuration: toConfigurationMessage(c) };
+        const c = await configs.readConfiguration(deps, requestContext(hctx), req.carrierId);
+        return { configuration: storedConfigurationMessage(c) };
       },
       async putConfiguration(req, hctx) {
         const c = await configs.putConfiguration(

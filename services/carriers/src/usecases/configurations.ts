@@ -11,6 +11,7 @@ import {
   carrierExists,
   insertConfigurationIfAbsent,
   loadConfiguration,
+  loadConfigurationJson,
   updateConfiguration,
 } from "../db/rows.ts";
 import { defaultConfiguration, replaceConfiguration } from "../domain/configuration.ts";
@@ -47,7 +48,33 @@ async function lockConfiguration(
   return winner;
 }
 
-/** GET .../configuration: read without a transaction; the first read creates the default. */
+/** A configuration as the RPC sends it: typed fields and the document's text. */
+export interface StoredConfiguration {
+  id: string;
+  version: number;
+  carrierRef: string;
+  json: string;
+}
+
+const stored = (c: CarrierConfiguration): StoredConfiguration => ({
+  id: c.id,
+  version: c.version,
+  carrierRef: c.carrierRef,
+  json: JSON.stringify(c),
+});
+
+/** GET .../configuration: the stored text as it is; the first read creates the default. */
+export async function readConfiguration(
+  deps: CarriersDeps,
+  ctx: RequestContext,
+  carrierId: string,
+): Promise<StoredConfiguration> {
+  const row = isUuid(carrierId) ? await loadConfigurationJson(deps.db, ctx.tenant, carrierId) : undefined;
+  if (row) return { id: row.id, version: row.version, carrierRef: row.carrier_ref, json: row.json };
+  return stored(await inTransaction(deps.db, (tx) => lockConfiguration(deps, tx, ctx, carrierId)));
+}
+
+/** The configuration, parsed (mappings, estimates); the first read creates the default. */
 export async function getConfiguration(
   deps: CarriersDeps,
   ctx: RequestContext,
