@@ -138,8 +138,10 @@ export function buildMapping(
   const fields = opts.readOnlyFields ? [...INPUT_FIELDS, ...READ_ONLY_FIELDS] : INPUT_FIELDS;
   const target = out as Record<string, unknown>;
   for (const f of fields) {
-    if (input[f] === null && f !== "source" && f !== "destinations") delete target[f];
-    else if (input[f] !== undefined) target[f] = input[f];
+    const value = input[f];
+    if (value === undefined || (value === null && (f === "source" || f === "destinations"))) continue;
+    if (value === null) delete target[f];
+    else target[f] = value;
   }
   mapDeprecated(out, input);
   dropRepeatedAdditional(out);
