@@ -105,12 +105,14 @@ export interface FuzzRequest {
  * Sends the requests one by one with `token` (unless a request brings its own Authorization) and
  * returns what went wrong (a 5xx, a 4xx without the platform's error body, or an answer slower than
  * 2 s, or one `check` finds fault with) and how many answers had each status class ("2xx", "4xx", ...).
+ * `requests` may be a generator: each request is then made after the answer to the one before it
+ * (and after `check` saw that answer), so it can build on what the fuzz learnt so far.
  */
 export async function sendAll(
   sys: System,
   token: string,
-  requests: FuzzRequest[],
-  check?: (res: { status: number; text: string }) => string | undefined,
+  requests: Iterable<FuzzRequest>,
+  check?: (res: { status: number; text: string; body: any }, req: FuzzRequest) => string | undefined,
 ): Promise<{ failures: string[]; classes: Record<string, number> }> {
   const failures: string[] = [];
   const classes: Record<string, number> = {};
@@ -125,7 +127,7 @@ export async function sendAll(
     const cls = `${Math.floor(res.status / 100)}xx`;
     classes[cls] = (classes[cls] ?? 0) + 1;
     if (ms > 2000) failures.push(`${req.method} ${req.path} took ${ms} ms`);
-    const fault = check?.(res);
+    const fault = check?.(res, req);
     if (fault) failures.push(`${req.method} ${req.path} -> ${res.status} ${fault}`);
     if (res.status >= 500)
       failures.push(

@@ -148,11 +148,10 @@ beforeAll(async () => {
 });
 afterAll(() => sys?.close());
 
-/** A body the operation takes, for the hostile values to be planted into. */
-function seedBody(op: Operation, f: Fuzz): unknown {
-  const key = `${op.method} ${op.path}`;
+/** Bodies the operations take ("METHOD /openapi/path"), for the hostile values to be planted into. */
+function seedBodies(f: Fuzz): Record<string, () => unknown> {
   const search = { query: { id: { eq: ids.pickJobId } }, sort: [{ created: "DESC" }], size: 5 };
-  const bodies: Record<string, () => unknown> = {
+  return {
     "POST /api/categories": () => ({ nameLocalized: { en_US: "x" }, customAttributes: { a: 1 } }),
     "PUT /api/categories/{categoryId}": () => ({ nameLocalized: { en_US: "x" }, version: 1 }),
     "POST /api/categories/search": () => ({ ...search, query: { name: { like: "x" } } }),
@@ -253,8 +252,22 @@ function seedBody(op: Operation, f: Fuzz): unknown {
     }),
     "POST /api/pickruns": () => ({ facilityRef: ids.facilityId, pickJobRefs: [ids.pickJobId] }),
     "POST /api/pickruns/{pickRunId}/actions": () => ({ name: "START", version: 1 }),
+    "PATCH /api/pickruns/{pickRunId}": () => ({
+      version: 1,
+      actions: [
+        f.pick([{ action: "StartPickRun" }, { action: "ModifyPickRunLineItem", id: "x", picked: 1 }]),
+      ],
+    }),
+    "PATCH /api/pickruns/{pickRunId}/pickjobs": () => ({
+      version: 1,
+      actions: [{ action: "RemovePickJobFromPickRun", pickJobRef: ids.pickJobId }],
+    }),
   };
-  return bodies[key]?.() ?? {};
+}
+
+/** A body the operation takes, for the hostile values to be planted into. */
+function seedBody(op: Operation, f: Fuzz): unknown {
+  return seedBodies(f)[`${op.method} ${op.path}`]?.() ?? {};
 }
 
 function pathOf(op: Operation, f: Fuzz, hostile: boolean): string {
@@ -387,6 +400,17 @@ async function hostileRequest(f: Fuzz): Promise<Outcome> {
 }
 
 describe(`hostile fuzzing (seed ${SEED})`, () => {
+  // A new route is fuzzed the day it exists, but only with a real id and a body it takes does it
+  // get past the 404 and the first 400 into the layers below.
+  it("has a real id for every path parameter and a body for every operation that takes one", () => {
+    const bodies = seedBodies(fuzz(SEED));
+    const missing = operations.flatMap((op) => [
+      ...op.pathParams.filter((p) => !ids[p]).map((p) => `${op.method} ${op.path}: no id for {${p}}`),
+      ...(op.hasBody && !bodies[`${op.method} ${op.path}`] ? [`${op.method} ${op.path}: no body`] : []),
+    ]);
+    expect(missing).toEqual([]);
+  });
+
   it(`${REQUESTS} hostile requests over every operation: no 5xx, always the error array`, async () => {
     expect(operations.length).toBeGreaterThan(20);
     const f = fuzz(SEED, [], hostileValue);
