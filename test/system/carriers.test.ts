@@ -555,11 +555,12 @@ describe("country service mappings", () => {
 
   it("maps the deprecated sourceCountry and destinationCountries onto source and destinations", async () => {
     const c = await createCarrier();
+    // destinations is required on creation: given with the old field, it wins.
     const res = await api("POST", mappingsPath(c.id), {
       carrierConfigurationVersion: 1,
       source: { countryCode: "DE" },
-      destinations: [{ countryCode: "DE" }],
-      destinationCountries: ["FR", "DE"],
+      destinations: [{ countryCode: "DE" }, { countryCode: "FR" }],
+      destinationCountries: ["PL"],
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body.destinations).toEqual([{ countryCode: "DE" }, { countryCode: "FR" }]);

@@ -55,7 +55,7 @@ export interface CarrierChange {
 function checkEnum<T extends string>(values: readonly T[], value: unknown, field: string): T | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string" || !(values as readonly string[]).includes(value)) {
-    throw invalid("INVALID_VALUE", `${field} must be one of ${values.join(", ")}.`, `/${field}`);
+    throw invalid("INVALID_VALUE", `${field.split("/").pop()} must be one of ${values.join(", ")}.`, field);
   }
   return value as T;
 }
@@ -63,7 +63,7 @@ function checkEnum<T extends string>(values: readonly T[], value: unknown, field
 function checkParcelValue(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 1) {
-    throw invalid("INVALID_VALUE", `${field} must be a number of at least 1.`, `/${field}`);
+    throw invalid("INVALID_VALUE", `${field.split("/").pop()} must be a number of at least 1.`, field);
   }
   return value;
 }
@@ -77,22 +77,40 @@ function checkCredentials(value: unknown, field: string): JsonObject | undefined
   return creds;
 }
 
-/** Copies the modifiable fields the input gives (checked) onto `carrier`. */
-function applyFields(carrier: Carrier, input: JsonObject): void {
+const OPTIONAL_TYPES = {
+  logoUrl: "string",
+  productValueNeeded: "boolean",
+  parcelLabelClassifications: "array",
+};
+
+/**
+ * Copies the modifiable fields the input gives (checked; null: left as it is) onto `carrier`.
+ * `at`: the input's JSON pointer in the request ("" for a creation body, "/actions/1" for an action).
+ */
+function applyFields(carrier: Carrier, input: JsonObject, at = ""): void {
   const target = carrier as unknown as Record<string, unknown>;
-  if (input.name !== undefined) {
+  if (input.name !== undefined && input.name !== null) {
     if (typeof input.name !== "string" || input.name.trim() === "") {
-      throw invalid("INVALID_VALUE", "name must be a non-empty string.", "/name");
+      throw invalid("INVALID_VALUE", "name must be a non-empty string.", `${at}/name`);
     }
     carrier.name = input.name;
   }
-  carrier.status = checkEnum(CARRIER_STATUSES, input.status, "status") ?? carrier.status;
+  carrier.status = checkEnum(CARRIER_STATUSES, input.status, `${at}/status`) ?? carrier.status;
   carrier.deliveryType =
-    checkEnum(DELIVERY_TYPES, input.deliveryType, "deliveryType") ?? carrier.deliveryType;
-  carrier.lifecycle = checkEnum(LIFECYCLES, input.lifecycle, "lifecycle") ?? carrier.lifecycle;
-  for (const f of PARCEL_FIELDS) carrier[f] = checkParcelValue(input[f], f) ?? carrier[f];
-  for (const f of ["logoUrl", "productValueNeeded", "parcelLabelClassifications"] as const) {
-    if (input[f] !== undefined && input[f] !== null) target[f] = input[f];
+    checkEnum(DELIVERY_TYPES, input.deliveryType, `${at}/deliveryType`) ?? carrier.deliveryType;
+  carrier.lifecycle = checkEnum(LIFECYCLES, input.lifecycle, `${at}/lifecycle`) ?? carrier.lifecycle;
+  for (const f of PARCEL_FIELDS) carrier[f] = checkParcelValue(input[f], `${at}/${f}`) ?? carrier[f];
+  for (const [f, type] of Object.entries(OPTIONAL_TYPES)) {
+    const value = input[f];
+    if (value === undefined || value === null) continue;
+    if ((type === "array" ? !Array.isArray(value) : typeof value !== type) || value === "") {
+      throw invalid(
+        "INVALID_VALUE",
+        `${f} must be a${type === "array" ? " list" : ` ${type}`}.`,
+        `${at}/${f}`,
+      );
+    }
+    target[f] = value;
   }
 }
 
@@ -148,7 +166,7 @@ export function modifyCarrier(
     if (action?.action !== "ModifyCarrier") {
       throw invalid("UNKNOWN_ACTION", "Each action must be ModifyCarrier.", `/actions/${i}/action`);
     }
-    applyFields(next, action);
+    applyFields(next, action, `/actions/${i}`);
     const creds = checkCredentials(action.credentials, `/actions/${i}/credentials`);
     if (creds) {
       const base = secret ?? storedSecret;

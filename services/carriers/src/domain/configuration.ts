@@ -131,7 +131,7 @@ export function replaceConfiguration(
   c: ChangeContext,
 ): CarrierConfiguration {
   requireCurrentVersion("carrier configuration", current, body.version);
-  if (body.carrierRef !== undefined && body.carrierRef !== current.carrierRef) {
+  if (body.carrierRef !== undefined && body.carrierRef !== null && body.carrierRef !== current.carrierRef) {
     throw invalid(
       "CARRIER_REF_MISMATCH",
       `carrierRef must be ${JSON.stringify(current.carrierRef)}, the carrier the path names.`,
@@ -159,7 +159,11 @@ export function replaceConfiguration(
     body.nonDeliveryDaysPerCountryAndProvince,
     "/nonDeliveryDaysPerCountryAndProvince",
   );
-  const mappings = Array.isArray(body.countryServiceMappings) ? body.countryServiceMappings : [];
+  const given = body.countryServiceMappings;
+  if (given !== undefined && given !== null && !Array.isArray(given)) {
+    throw invalid("INVALID_VALUE", "countryServiceMappings must be a list.", "/countryServiceMappings");
+  }
+  const mappings = given ?? [];
   if (mappings.length > MAX_MAPPINGS) {
     throw invalid(
       "TOO_MANY_MAPPINGS",

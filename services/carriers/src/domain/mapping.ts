@@ -48,22 +48,21 @@ function checkRegion(value: unknown, field: string): RegionInformation {
 }
 
 /**
- * The deprecated fields mapped onto their successors: `sourceCountry` becomes `source` (when no
- * source is given), `destinationCountries` are added to `destinations` as country-wide regions
- * (those not listed yet). The read model shows both old fields derived from the new ones.
+ * The deprecated fields mapped onto their successors, used only when the successor is not given:
+ * `sourceCountry` becomes `source`, `destinationCountries` become country-wide `destinations`. The
+ * read model shows both old fields derived from the new ones, so a client that reads a mapping,
+ * changes `destinations` and sends it all back gets its change (the stale old field is ignored).
  */
 function mapDeprecated(out: CountryServiceMapping, input: JsonObject): void {
-  if (typeof input.sourceCountry === "string" && input.source === undefined) {
+  if (typeof input.sourceCountry === "string" && (input.source === undefined || input.source === null)) {
     out.source = { countryCode: input.sourceCountry };
   }
-  if (Array.isArray(input.destinationCountries)) {
-    const destinations = [...((input.destinations as unknown as RegionInformation[] | undefined) ?? [])];
-    for (const code of input.destinationCountries) {
-      if (typeof code === "string" && !destinations.some((d) => d.countryCode === code)) {
-        destinations.push({ countryCode: code });
-      }
-    }
-    out.destinations = destinations;
+  if (
+    Array.isArray(input.destinationCountries) &&
+    (input.destinations === undefined || input.destinations === null)
+  ) {
+    const codes = input.destinationCountries.filter((c): c is string => typeof c === "string");
+    out.destinations = [...new Set(codes)].map((countryCode) => ({ countryCode }));
   }
 }
 
@@ -97,7 +96,8 @@ export function checkMapping(m: CountryServiceMapping, field = ""): void {
   m.destinations.forEach((d, i) => {
     checkRegion(d, `${field}/destinations/${i}`);
   });
-  if (m.countAsTransitDayBefore !== undefined && !TIME_OF_DAY.test(String(m.countAsTransitDayBefore))) {
+  const cutoff = m.countAsTransitDayBefore;
+  if (cutoff !== undefined && (typeof cutoff !== "string" || !TIME_OF_DAY.test(cutoff))) {
     throw invalid(
       "INVALID_TIME_OF_DAY",
       "countAsTransitDayBefore must be a time of day HH:MM between 00:00 and 23:59.",
