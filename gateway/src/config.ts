@@ -17,6 +17,7 @@ export const gatewayConfig = {
   PICKING_URL: serviceUrl("picking"),
   LOADUNITS_URL: serviceUrl("loadunits"),
   CARRIERS_URL: serviceUrl("carriers"),
+  RETURNS_URL: serviceUrl("returns"),
   /** Production: verify tokens from an OIDC issuer. */
   AUTH_JWKS_URL: env.optionalString("JWKS URL of the OIDC issuer (production)"),
   AUTH_ISSUER: env.optionalString("expected `iss` of tokens"),

@@ -9,6 +9,7 @@ import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
+import { ReturnsService } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
 import { buildGateway } from "./app.ts";
 import { createVerifier } from "./auth.ts";
@@ -27,6 +28,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     picking: config.PICKING_URL,
     loadunits: config.LOADUNITS_URL,
     carriers: config.CARRIERS_URL,
+    returns: config.RETURNS_URL,
   };
   const clients: Clients = {
     catalog: createRpcClient(CatalogService, serviceUrls.catalog, { timeoutMs }),
@@ -34,6 +36,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     picking: createRpcClient(PickingService, serviceUrls.picking, { timeoutMs }),
     loadunits: createRpcClient(LoadUnitsService, serviceUrls.loadunits, { timeoutMs }),
     carriers: createRpcClient(CarriersService, serviceUrls.carriers, { timeoutMs }),
+    returns: createRpcClient(ReturnsService, serviceUrls.returns, { timeoutMs }),
   };
   const health = Object.entries(serviceUrls).map(
     ([name, url]) => [name, createRpcClient(Health, url, { timeoutMs: 1000 })] as const,

@@ -26,6 +26,7 @@ import { loadServiceConfig, type RunningService, type ServiceModule, startServic
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
 import { loadUnitsService } from "@fop/loadunits";
 import { pickingService } from "@fop/picking";
+import { returnsService } from "@fop/returns";
 import { importJWK, SignJWT } from "jose";
 
 export interface TokenOptions {
@@ -50,8 +51,9 @@ const MODULES = {
   picking: pickingService,
   loadunits: loadUnitsService,
   carriers: carriersService,
+  returns: returnsService,
 } as unknown as Record<ServiceName, ServiceModule<unknown>>;
-export type ServiceName = "catalog" | "audit" | "picking" | "loadunits" | "carriers";
+export type ServiceName = "catalog" | "audit" | "picking" | "loadunits" | "carriers" | "returns";
 
 export interface System {
   baseUrl: string;
@@ -206,6 +208,7 @@ export async function bootSystem(
       PICKING_URL: services.picking.rpcUrl,
       LOADUNITS_URL: services.loadunits.rpcUrl,
       CARRIERS_URL: services.carriers.rpcUrl,
+      RETURNS_URL: services.returns.rpcUrl,
       AUTH_DEV_KEY_FILE: keyFile,
       RATE_LIMIT_ENABLED: "false",
       ...opts.gatewayEnv,
@@ -224,7 +227,8 @@ export async function bootSystem(
       body = typeof o.body === "string" ? o.body : JSON.stringify(o.body);
       headers["content-type"] ??= "application/json";
     }
-    const res = await fetch(`${baseUrl}${p}`, { method, headers, body });
+    // A 303 (e.g. a reason that exists) is the answer itself, not a redirect to follow.
+    const res = await fetch(`${baseUrl}${p}`, { method, headers, body, redirect: "manual" });
     const text = await res.text();
     let parsed: unknown = text;
     try {

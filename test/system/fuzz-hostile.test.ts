@@ -81,7 +81,15 @@ beforeAll(async () => {
       transitTime: { minTransitDays: 1, maxTransitDays: 2 },
     })
   ).body;
+  const cancelation = (
+    await api("POST", "/api/cancelationreasons", { reason: "H", reasonLocalized: { en_US: "H" } })
+  ).body;
+  const reroute = (
+    await api("POST", "/api/reroutedescriptions", { reason: "H", reasonLocalized: { en_US: "H" } })
+  ).body;
   Object.assign(ids, {
+    cancelationReasonId: cancelation.id,
+    rerouteDescriptionId: reroute.id,
     carrierId: carrier.id,
     countryServiceMappingId: mapping.id,
     facilityId: facility.id,
@@ -249,6 +257,18 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
     "PUT /api/configurations/transittime": () => ({
       version: 1,
       calculationStrategy: f.pick(["EARLIEST", "LATEST"]),
+    }),
+    "POST /api/cancelationreasons": () => ({ reason: f.pick(["H", "R"]), reasonLocalized: { en_US: "R" } }),
+    "PUT /api/cancelationreasons/{cancelationReasonId}": () => ({
+      version: 1,
+      reason: "R2",
+      reasonLocalized: { de_DE: "R2" },
+    }),
+    "POST /api/reroutedescriptions": () => ({ reason: f.pick(["H", "R"]), reasonLocalized: { en_US: "R" } }),
+    "PUT /api/reroutedescriptions/{rerouteDescriptionId}": () => ({
+      version: 1,
+      reason: "R2",
+      reasonLocalized: { de_DE: "R2" },
     }),
     "POST /api/pickruns": () => ({ facilityRef: ids.facilityId, pickJobRefs: [ids.pickJobId] }),
     "POST /api/pickruns/{pickRunId}/actions": () => ({ name: "START", version: 1 }),

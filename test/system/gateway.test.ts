@@ -118,14 +118,28 @@ describe("readiness", () => {
     try {
       expect((await sys.api("GET", "/readyz")).body).toEqual({
         status: "ready",
-        services: { catalog: true, audit: true, picking: true, loadunits: true, carriers: true },
+        services: {
+          catalog: true,
+          audit: true,
+          picking: true,
+          loadunits: true,
+          carriers: true,
+          returns: true,
+        },
       });
       await sys.stopService("catalog");
       const res = await sys.api("GET", "/readyz");
       expect(res.status).toBe(503);
       expect(res.body).toEqual({
         status: "not ready",
-        services: { catalog: false, audit: true, picking: true, loadunits: true, carriers: true },
+        services: {
+          catalog: false,
+          audit: true,
+          picking: true,
+          loadunits: true,
+          carriers: true,
+          returns: true,
+        },
       });
       expect((await sys.api("GET", "/healthz")).status).toBe(200);
       // Requests that need the stopped service fail cleanly with 503, not a hang or a 500.

@@ -6,6 +6,7 @@ import { catalogService } from "@fop/catalog";
 import type { ServiceModule } from "@fop/kit/service";
 import { loadUnitsService } from "@fop/loadunits";
 import { pickingService } from "@fop/picking";
+import { returnsService } from "@fop/returns";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -34,6 +35,10 @@ export const SERVICES: ServiceEntry[] = [
   {
     module: carriersService as ServiceModule<unknown>,
     main: path.join(REPO_ROOT, "services/carriers/src/main.ts"),
+  },
+  {
+    module: returnsService as ServiceModule<unknown>,
+    main: path.join(REPO_ROOT, "services/returns/src/main.ts"),
   },
 ];
 

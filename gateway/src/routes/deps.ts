@@ -4,6 +4,7 @@ import type { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js"
 import type { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import type { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import type { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
+import type { ReturnsService } from "@fop/proto/fop/returns/v1/returns_pb.js";
 
 /** Typed Connect clients of the services the gateway routes to. */
 export interface Clients {
@@ -12,6 +13,7 @@ export interface Clients {
   picking: Client<typeof PickingService>;
   loadunits: Client<typeof LoadUnitsService>;
   carriers: Client<typeof CarriersService>;
+  returns: Client<typeof ReturnsService>;
 }
 
 export interface RouteDeps {

@@ -8,6 +8,7 @@ import { facilityRoutes } from "./facilities/index.ts";
 import { loadUnitRoutes } from "./loadunits/index.ts";
 import { pickJobRoutes } from "./pickjobs/index.ts";
 import { pickRunRoutes } from "./pickruns/index.ts";
+import { reasonRoutes } from "./reasons/index.ts";
 
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   categoryRoutes(app, deps);
@@ -17,4 +18,5 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   pickRunRoutes(app, deps);
   loadUnitRoutes(app, deps);
   carrierRoutes(app, deps);
+  reasonRoutes(app, deps);
 }

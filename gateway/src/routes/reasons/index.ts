@@ -1,0 +1,182 @@
+/**
+ * /api/cancelationreasons and /api/reroutedescriptions (beta): the reference's AbstractReason twice,
+ * one route table for both. The reference names no permission: ours are CONFIG_READ / CONFIG_WRITE.
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import { callOptions } from "@fop/kit/rpc/client";
+import { ReasonAction } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import { Type } from "@sinclair/typebox";
+import type { FastifyInstance } from "fastify";
+import type { Lifecycle } from "../../plugins/types.ts";
+import { errorResponses, plainJson } from "../../schemas/common.ts";
+import type { RouteDeps } from "../deps.ts";
+import { parseDocument, sendDocument } from "../documents.ts";
+import { Reason, ReasonForCreation, ReasonForModification, ReasonListQuery } from "./schemas.ts";
+
+interface Kind {
+  path: string;
+  param: string;
+  action: ReasonAction;
+  /** Reference schema names: <title>, <title>ForCreation, <title>ForModification, <title>s. */
+  title: string;
+  label: string;
+  lifecycle: Lifecycle;
+  tags: string[];
+  /** The list repeats its page under this key too (RerouteDescriptions: `rerouteDescriptions`). */
+  listAlias?: string;
+}
+
+const KINDS: Kind[] = [
+  {
+    path: "/api/cancelationreasons",
+    param: "cancelationReasonId",
+    action: ReasonAction.CANCELATION,
+    title: "CancelationReason",
+    label: "cancellation reason",
+    lifecycle: "GA",
+    tags: ["Orders Configuration (DOMS)"],
+  },
+  {
+    path: "/api/reroutedescriptions",
+    param: "rerouteDescriptionId",
+    action: ReasonAction.REROUTE,
+    title: "RerouteDescription",
+    label: "reroute description",
+    lifecycle: "beta",
+    tags: ["Routing Plans Configuration (DOMS)"],
+    listAlias: "rerouteDescriptions",
+  },
+];
+
+export function reasonRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+  const returns = clients.returns;
+  for (const k of KINDS) {
+    const read = Reason(k.title, k.action === ReasonAction.CANCELATION ? "CANCELATION" : "REROUTE");
+    const params = Type.Object({ [k.param]: Type.String({ maxLength: 256 }) });
+    const idOf = (req: { params: unknown }) => (req.params as Record<string, string>)[k.param] as string;
+    const list = Type.Object(
+      {
+        reasons: Type.Array(read),
+        ...(k.listAlias ? { [k.listAlias]: Type.Array(read) } : {}),
+        hasNextPage: Type.Boolean(),
+        total: Type.Integer(),
+      },
+      { title: `${k.title}s` },
+    );
+
+    app.get(
+      k.path,
+      {
+        ...plainJson,
+        schema: {
+          summary: `List ${k.label}s`,
+          tags: k.tags,
+          querystring: ReasonListQuery,
+          response: { 200: list, ...errorResponses(400, 401, 403) },
+        },
+        config: { permissions: ["CONFIG_READ"], lifecycle: k.lifecycle },
+      },
+      async (req) => {
+        const q = req.query as { size?: number; startAfterId?: string };
+        const res = await returns.listReasons(
+          { action: k.action, page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" } },
+          callOptions(req.ctx),
+        );
+        const docs = res.reasons.map((r) => parseDocument<object>(r.documentJson));
+        return {
+          reasons: docs,
+          ...(k.listAlias ? { [k.listAlias]: docs } : {}),
+          hasNextPage: res.hasNextPage,
+          total: Number(res.total),
+        };
+      },
+    );
+
+    app.post(
+      k.path,
+      {
+        ...plainJson,
+        schema: {
+          summary: `Create ${k.label}`,
+          description: `201 with the new ${k.label}; 303 (no body, Location names it) when one with the same \`reason\` exists.`,
+          tags: k.tags,
+          body: ReasonForCreation(`${k.title}ForCreation`),
+          response: {
+            201: read,
+            303: { type: "null", description: "It exists already." },
+            ...errorResponses(400, 401, 403),
+          },
+        },
+        config: { permissions: ["CONFIG_WRITE"], lifecycle: k.lifecycle },
+      },
+      async (req, reply) => {
+        const res = await returns.createReason(
+          { action: k.action, body: req.body as JsonObject },
+          callOptions(req.ctx),
+        );
+        reply.header("location", `${publicUrl}${k.path}/${res.reason?.id}`);
+        if (!res.created) return reply.code(303).send();
+        return sendDocument(reply.code(201), res.reason?.documentJson);
+      },
+    );
+
+    app.get(
+      `${k.path}/:${k.param}`,
+      {
+        ...plainJson,
+        schema: {
+          summary: `Get ${k.label}`,
+          tags: k.tags,
+          params,
+          response: { 200: read, ...errorResponses(401, 403, 404) },
+        },
+        config: { permissions: ["CONFIG_READ"], lifecycle: k.lifecycle },
+      },
+      async (req, reply) => {
+        const res = await returns.getReason({ action: k.action, id: idOf(req) }, callOptions(req.ctx));
+        return sendDocument(reply, res.reason?.documentJson);
+      },
+    );
+
+    app.put(
+      `${k.path}/:${k.param}`,
+      {
+        ...plainJson,
+        schema: {
+          summary: `Update ${k.label}`,
+          description: "Names the current version (409 otherwise); a `reason` another one has is a 409.",
+          tags: k.tags,
+          params,
+          body: ReasonForModification(`${k.title}ForModification`),
+          response: { 200: read, ...errorResponses(400, 401, 403, 404, 409) },
+        },
+        config: { permissions: ["CONFIG_WRITE"], lifecycle: k.lifecycle },
+      },
+      async (req, reply) => {
+        const res = await returns.updateReason(
+          { action: k.action, id: idOf(req), body: req.body as JsonObject },
+          callOptions(req.ctx),
+        );
+        return sendDocument(reply, res.reason?.documentJson);
+      },
+    );
+
+    app.delete(
+      `${k.path}/:${k.param}`,
+      {
+        schema: {
+          summary: `Delete ${k.label}`,
+          description: "200 with an empty body.",
+          tags: k.tags,
+          params,
+          response: { 200: { type: "null", description: "Deleted." }, ...errorResponses(401, 403, 404) },
+        },
+        config: { permissions: ["CONFIG_WRITE"], lifecycle: k.lifecycle },
+      },
+      async (req, reply) => {
+        await returns.deleteReason({ action: k.action, id: idOf(req) }, callOptions(req.ctx));
+        return reply.code(200).send();
+      },
+    );
+  }
+}

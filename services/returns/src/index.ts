@@ -1,0 +1,1 @@
+export { returnsService } from "./service.ts";

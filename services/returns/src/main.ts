@@ -1,0 +1,4 @@
+import { runMain } from "@fop/kit/service";
+import { returnsService } from "./service.ts";
+
+await runMain(returnsService);

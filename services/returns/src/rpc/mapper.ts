@@ -1,0 +1,14 @@
+/** Read models as messages: the typed envelope fields plus the document as UTF-8 JSON. */
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { ReasonAction as Action, type ReasonSchema } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import type { Reason, ReasonAction } from "../domain/types.ts";
+
+export const reasonActionToProto = (a: ReasonAction): Action =>
+  a === "CANCELATION" ? Action.CANCELATION : Action.REROUTE;
+
+export const toReasonMessage = (r: Reason): MessageInitShape<typeof ReasonSchema> => ({
+  id: r.id,
+  version: BigInt(r.version),
+  action: reasonActionToProto(r.action),
+  documentJson: Buffer.from(JSON.stringify(r), "utf8"),
+});
