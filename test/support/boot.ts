@@ -189,7 +189,7 @@ export async function bootSystem(
       EVENTS_STREAM_MAX_AGE_HOURS: "1",
       EVENTS_ACK_WAIT_MS: "3000",
       // The facility registry picking validates against.
-      ...(name === "picking" ? { CATALOG_URL: services.catalog.rpcUrl } : {}),
+      ...(name === "picking" || name === "returns" ? { CATALOG_URL: services.catalog.rpcUrl } : {}),
       // Pick jobs the load units' projection has not seen yet.
       ...(name === "loadunits" ? { PICKING_URL: services.picking.rpcUrl } : {}),
       ...opts.serviceEnv,

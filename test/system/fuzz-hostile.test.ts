@@ -87,7 +87,17 @@ beforeAll(async () => {
   const reroute = (
     await api("POST", "/api/reroutedescriptions", { reason: "H", reasonLocalized: { en_US: "H" } })
   ).body;
+  const returnJob = (
+    await api("POST", "/api/itemreturnjobs", {
+      originFacilityRefs: [facility.id],
+      status: "OPEN",
+      consumerAddresses: [facilityAddress],
+      returnableLineItems: [{ article: { tenantArticleId: "A", title: "T" }, delivered: 1 }],
+    })
+  ).body;
   Object.assign(ids, {
+    itemReturnJobId: returnJob.id,
+    returnLineItemId: returnJob.returnableLineItems[0].id,
     cancelationReasonId: cancelation.id,
     rerouteDescriptionId: reroute.id,
     carrierId: carrier.id,
@@ -258,6 +268,27 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
       version: 1,
       calculationStrategy: f.pick(["EARLIEST", "LATEST"]),
     }),
+    "POST /api/itemreturnjobs": () => ({
+      originFacilityRefs: [ids.facilityId],
+      status: f.pick(["OPEN", "IN_PROGRESS"]),
+      consumerAddresses: [facilityAddress],
+      returnableLineItems: [{ article: { tenantArticleId: "A", title: "T" }, delivered: 2 }],
+    }),
+    "POST /api/itemreturnjobs/{itemReturnJobId}/actions": () =>
+      f.pick([
+        { name: "StartItemReturnJob", version: 1 },
+        { name: "FinishItemReturnJob", version: 1 },
+        {
+          name: "CHANGE_LINE_ITEMS_TO_NOT_RETURNABLE_IN_ITEM_RETURN_JOB",
+          version: 1,
+          lineItemIds: [ids.returnLineItemId],
+        },
+        {
+          name: "REPLACE_LINE_ITEMS_ON_ITEM_RETURN_JOB",
+          version: 1,
+          returnableLineItems: [{ article: { tenantArticleId: "B", title: "U" }, delivered: 1 }],
+        },
+      ]),
     "POST /api/cancelationreasons": () => ({ reason: f.pick(["H", "R"]), reasonLocalized: { en_US: "R" } }),
     "PUT /api/cancelationreasons/{cancelationReasonId}": () => ({
       version: 1,

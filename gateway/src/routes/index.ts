@@ -5,6 +5,7 @@ import { carrierRoutes } from "./carriers/index.ts";
 import { categoryRoutes } from "./categories/index.ts";
 import type { RouteDeps } from "./deps.ts";
 import { facilityRoutes } from "./facilities/index.ts";
+import { itemReturnRoutes } from "./itemreturns/index.ts";
 import { loadUnitRoutes } from "./loadunits/index.ts";
 import { pickJobRoutes } from "./pickjobs/index.ts";
 import { pickRunRoutes } from "./pickruns/index.ts";
@@ -19,4 +20,5 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   loadUnitRoutes(app, deps);
   carrierRoutes(app, deps);
   reasonRoutes(app, deps);
+  itemReturnRoutes(app, deps);
 }

@@ -1,5 +1,6 @@
 /** Reading and writing rows: the document plus the columns derived from it. Parameterised SQL only. */
 import { type Db, query } from "@fop/kit/db/sql";
+import type { ItemReturnJob } from "../domain/job.ts";
 import type { Reason, ReasonAction } from "../domain/types.ts";
 
 /** Inserts a reason unless its kind has one with the same text; true when inserted. */
@@ -84,4 +85,103 @@ export async function deleteReason(db: Db, tenant: string, id: string): Promise<
     params: [tenant, id],
     prepare: true,
   });
+}
+
+// --- item return jobs ----------------------------------------------------------------------------
+
+/** Columns derived from the document `d` (jsonb) in SQL, so filters never drift from what clients read. */
+const JOB_COLUMNS = `(d->>'version')::int, d->>'status', coalesce((d->>'anonymized')::boolean, false),
+  array(select jsonb_array_elements_text(d->'originFacilityRefs')),
+  array(select distinct r->>'returnFacilityRef' from jsonb_array_elements(d->'itemReturns') r where r ? 'returnFacilityRef'),
+  array(select jsonb_array_elements_text(coalesce(d->'scannableCodes', '[]'))),
+  array(select distinct r->>'status' from jsonb_array_elements(d->'itemReturns') r),
+  array(select jsonb_array_elements_text(coalesce(r->'scannableCodes', '[]')) from jsonb_array_elements(d->'itemReturns') r),
+  lower(concat_ws(' ', d->>'shortId', d->>'tenantOrderId', d->>'id',
+    (select string_agg(concat_ws(' ', a->>'firstName', a->>'lastName', a->>'email', a->>'postalCode', a->>'city'), ' ')
+     from jsonb_array_elements(d->'consumerAddresses') a))),
+  d`;
+
+export async function insertJob(db: Db, tenant: string, job: ItemReturnJob): Promise<void> {
+  await query(db, {
+    text: `insert into item_return_job (tenant_id, id, version, status, anonymized, origin_facility_refs,
+        return_facility_refs, scannable_codes, item_return_statuses, item_return_scannable_codes, search_text, doc)
+      select $1, (d->>'id')::uuid, ${JOB_COLUMNS} from (select $2::jsonb as d) x`,
+    params: [tenant, JSON.stringify(job)],
+    prepare: true,
+  });
+}
+
+export async function updateJob(db: Db, tenant: string, job: ItemReturnJob): Promise<void> {
+  await query(db, {
+    text: `update item_return_job j set (version, status, anonymized, origin_facility_refs, return_facility_refs,
+        scannable_codes, item_return_statuses, item_return_scannable_codes, search_text, doc) =
+      (select ${JOB_COLUMNS} from (select $3::jsonb as d) x)
+      where j.tenant_id = $1 and j.id = $2::uuid`,
+    params: [tenant, job.id, JSON.stringify(job)],
+    prepare: true,
+  });
+}
+
+export async function loadJob(
+  db: Db,
+  tenant: string,
+  id: string,
+  forUpdate = false,
+): Promise<ItemReturnJob | undefined> {
+  const rows = await query<{ doc: ItemReturnJob }>(db, {
+    text: `select doc from item_return_job where tenant_id = $1 and id = $2::uuid${forUpdate ? " for update" : ""}`,
+    params: [tenant, id],
+    prepare: true,
+  });
+  return rows[0]?.doc;
+}
+
+export interface JobFilter {
+  facilityId?: string;
+  statuses: string[];
+  itemReturnStatuses: string[];
+  jobScannableCodes: string[];
+  itemReturnScannableCodes: string[];
+  searchTerm?: string;
+  anonymized?: boolean;
+}
+
+/** One page by id (creation order) of the jobs matching every given filter, and their number. */
+export async function listJobs(
+  db: Db,
+  tenant: string,
+  f: JobFilter,
+  page: { size: number; startAfterId: string },
+): Promise<{ rows: ItemReturnJob[]; total: number }> {
+  const where = `tenant_id = $1
+    and ($2::text is null or $2 = any(origin_facility_refs) or $2 = any(return_facility_refs))
+    and (cardinality($3::text[]) = 0 or status = any($3))
+    and (cardinality($4::text[]) = 0 or item_return_statuses && $4)
+    and (cardinality($5::text[]) = 0 or scannable_codes && $5)
+    and (cardinality($6::text[]) = 0 or item_return_scannable_codes && $6)
+    and ($7::text is null or strpos(search_text, lower($7)) > 0)
+    and ($8::boolean is null or anonymized = $8)`;
+  const params = [
+    tenant,
+    f.facilityId ?? null,
+    f.statuses,
+    f.itemReturnStatuses,
+    f.jobScannableCodes,
+    f.itemReturnScannableCodes,
+    f.searchTerm ?? null,
+    f.anonymized ?? null,
+  ];
+  const [rows, count] = await Promise.all([
+    query<{ doc: ItemReturnJob }>(db, {
+      text: `select doc from item_return_job where ${where} and ($9::uuid is null or id > $9::uuid) order by id limit $10`,
+      params: [...params, page.startAfterId || null, page.size],
+      prepare: true,
+    }),
+    query<{ total: string }>(db, {
+      text: `select count(*) as total from item_return_job where ${where}`,
+      params,
+      prepare: true,
+    }),
+  ]);
+  return { rows: rows.map((r) => r.doc), total: Number(count[0]?.total ?? 0) };
 }

@@ -2,12 +2,15 @@
  * The returns service's events (our own kinds: the spec names only REFUND_TRIGGERED).
  * CANCELATION_REASON_CREATED / _UPDATED / _DELETED and REROUTE_DESCRIPTION_CREATED / _UPDATED /
  * _DELETED. Payload: the reason after the change (a deleted one as it was).
+ * ITEM_RETURN_JOB_CREATED, ITEM_RETURN_JOB_STARTED / _FINISHED / _RESTARTED (status actions) and
+ * ITEM_RETURN_JOB_LINE_ITEMS_CHANGED (the line item actions). Payload: the job after the change.
  */
 import { create } from "@bufbuild/protobuf";
 import type { DomainEvent } from "@fop/kit/events/envelope";
-import { ReasonSchema } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import { ItemReturnJobSchema, ReasonSchema } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import type { ItemReturnJob } from "../domain/job.ts";
 import type { Reason } from "../domain/types.ts";
-import { toReasonMessage } from "../rpc/mapper.ts";
+import { toJobMessage, toReasonMessage } from "../rpc/mapper.ts";
 
 export const reasonEntityType = (r: Reason) =>
   r.action === "CANCELATION" ? "CANCELATION_REASON" : "REROUTE_DESCRIPTION";
@@ -19,4 +22,20 @@ export const reasonEvent = (change: "CREATED" | "UPDATED" | "DELETED", r: Reason
   entityVersion: r.version,
   entityCreated: new Date(r.created),
   payload: { schema: ReasonSchema, message: create(ReasonSchema, toReasonMessage(r)) },
+});
+
+/** The event a job action records: its status change, or the line items changed. */
+export const JOB_ACTION_EVENTS: Record<string, string> = {
+  StartItemReturnJob: "ITEM_RETURN_JOB_STARTED",
+  FinishItemReturnJob: "ITEM_RETURN_JOB_FINISHED",
+  RestartItemReturnJob: "ITEM_RETURN_JOB_RESTARTED",
+};
+
+export const jobEvent = (type: string, j: ItemReturnJob): DomainEvent => ({
+  type,
+  entityType: "ITEM_RETURN_JOB",
+  entityRef: j.id,
+  entityVersion: j.version,
+  entityCreated: new Date(j.created),
+  payload: { schema: ItemReturnJobSchema, message: create(ItemReturnJobSchema, toJobMessage(j)) },
 });

@@ -1,6 +1,11 @@
 /** Read models as messages: the typed envelope fields plus the document as UTF-8 JSON. */
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { ReasonAction as Action, type ReasonSchema } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import {
+  ReasonAction as Action,
+  type ItemReturnJobSchema,
+  type ReasonSchema,
+} from "@fop/proto/fop/returns/v1/returns_pb.js";
+import type { ItemReturnJob } from "../domain/job.ts";
 import type { Reason, ReasonAction } from "../domain/types.ts";
 
 export const reasonActionToProto = (a: ReasonAction): Action =>
@@ -11,4 +16,11 @@ export const toReasonMessage = (r: Reason): MessageInitShape<typeof ReasonSchema
   version: BigInt(r.version),
   action: reasonActionToProto(r.action),
   documentJson: Buffer.from(JSON.stringify(r), "utf8"),
+});
+
+export const toJobMessage = (j: ItemReturnJob): MessageInitShape<typeof ItemReturnJobSchema> => ({
+  id: j.id,
+  version: BigInt(j.version),
+  status: j.status,
+  documentJson: Buffer.from(JSON.stringify(j), "utf8"),
 });

@@ -7,8 +7,9 @@ import { requestContext } from "@fop/kit/rpc/server";
 import { ReasonAction as Action, ReturnsService } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import type { JsonObject as DomainJson, ReasonAction } from "../domain/types.ts";
 import type { ReturnsDeps } from "../usecases/deps.ts";
+import * as jobs from "../usecases/jobs.ts";
 import * as reasons from "../usecases/reasons.ts";
-import { toReasonMessage } from "./mapper.ts";
+import { toJobMessage, toReasonMessage } from "./mapper.ts";
 
 const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 
@@ -59,6 +60,36 @@ export function returnRoutes(deps: ReturnsDeps) {
       async deleteReason(req, hctx) {
         await reasons.deleteReason(deps, requestContext(hctx), actionOf(req.action), req.id);
         return {};
+      },
+
+      async createItemReturnJob(req, hctx) {
+        return {
+          itemReturnJob: toJobMessage(await jobs.createJob(deps, requestContext(hctx), asDomain(req.body))),
+        };
+      },
+      async getItemReturnJob(req, hctx) {
+        return { itemReturnJob: toJobMessage(await jobs.getJob(deps, requestContext(hctx), req.id)) };
+      },
+      async listItemReturnJobs(req, hctx) {
+        const r = await jobs.listJobs(
+          deps,
+          requestContext(hctx),
+          {
+            facilityId: req.facilityId || undefined,
+            statuses: req.itemReturnJobStatus,
+            itemReturnStatuses: req.itemReturnStatus,
+            jobScannableCodes: req.itemReturnJobScannableCodes,
+            itemReturnScannableCodes: req.itemReturnScannableCodes,
+            searchTerm: req.searchTerm || undefined,
+            anonymized: req.anonymizedGiven ? req.anonymized : undefined,
+          },
+          listPage(req.page),
+        );
+        return { itemReturnJobs: r.rows.map(toJobMessage), total: BigInt(r.total) };
+      },
+      async itemReturnJobAction(req, hctx) {
+        const j = await jobs.applyJobAction(deps, requestContext(hctx), req.id, asDomain(req.action));
+        return { itemReturnJob: toJobMessage(j) };
       },
     });
 }

@@ -1,10 +1,14 @@
 import type { SqlPool } from "@fop/kit/db/sql";
 import type { Outbox } from "@fop/kit/events/outbox";
+import type { Facilities } from "@fop/kit/facilities";
 
 /** What the returns use cases need; service.ts and tests build it. */
 export interface ReturnsDeps {
   db: SqlPool;
   outbox: Outbox;
+  /** The facility registry (catalog RPC): does this tenant have the facility? */
+  facilities: Facilities;
+  newShortId: () => string;
   now: () => Date;
   newId: () => string;
 }

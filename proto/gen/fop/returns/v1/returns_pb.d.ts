@@ -318,6 +318,277 @@ export declare type DeleteReasonResponse = Message<"fop.returns.v1.DeleteReasonR
 export declare const DeleteReasonResponseSchema: GenMessage<DeleteReasonResponse>;
 
 /**
+ * ItemReturnJob is one item return job, its item returns inside.
+ *
+ * @generated from message fop.returns.v1.ItemReturnJob
+ */
+export declare type ItemReturnJob = Message<"fop.returns.v1.ItemReturnJob"> & {
+  /**
+   * Platform id (UUIDv7).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Optimistic locking version, 1 on creation; every change of the job or an item return moves it.
+   *
+   * @generated from field: int64 version = 2;
+   */
+  version: bigint;
+
+  /**
+   * OPEN, IN_PROGRESS, FINISHED or CANCELED.
+   *
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * The read model (reference schema ItemReturnJob) as UTF-8 JSON.
+   *
+   * @generated from field: bytes document_json = 4;
+   */
+  documentJson: Uint8Array;
+};
+
+/**
+ * Describes the message fop.returns.v1.ItemReturnJob.
+ * Use `create(ItemReturnJobSchema)` to create a new message.
+ */
+export declare const ItemReturnJobSchema: GenMessage<ItemReturnJob>;
+
+/**
+ * CreateItemReturnJobRequest carries an ItemReturnJobForCreation body.
+ *
+ * @generated from message fop.returns.v1.CreateItemReturnJobRequest
+ */
+export declare type CreateItemReturnJobRequest = Message<"fop.returns.v1.CreateItemReturnJobRequest"> & {
+  /**
+   * The creation body as validated by the gateway.
+   *
+   * @generated from field: google.protobuf.Struct body = 1;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.CreateItemReturnJobRequest.
+ * Use `create(CreateItemReturnJobRequestSchema)` to create a new message.
+ */
+export declare const CreateItemReturnJobRequestSchema: GenMessage<CreateItemReturnJobRequest>;
+
+/**
+ * CreateItemReturnJobResponse holds the new job.
+ *
+ * @generated from message fop.returns.v1.CreateItemReturnJobResponse
+ */
+export declare type CreateItemReturnJobResponse = Message<"fop.returns.v1.CreateItemReturnJobResponse"> & {
+  /**
+   * The job.
+   *
+   * @generated from field: fop.returns.v1.ItemReturnJob item_return_job = 1;
+   */
+  itemReturnJob?: ItemReturnJob | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.CreateItemReturnJobResponse.
+ * Use `create(CreateItemReturnJobResponseSchema)` to create a new message.
+ */
+export declare const CreateItemReturnJobResponseSchema: GenMessage<CreateItemReturnJobResponse>;
+
+/**
+ * GetItemReturnJobRequest names a job.
+ *
+ * @generated from message fop.returns.v1.GetItemReturnJobRequest
+ */
+export declare type GetItemReturnJobRequest = Message<"fop.returns.v1.GetItemReturnJobRequest"> & {
+  /**
+   * Job id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message fop.returns.v1.GetItemReturnJobRequest.
+ * Use `create(GetItemReturnJobRequestSchema)` to create a new message.
+ */
+export declare const GetItemReturnJobRequestSchema: GenMessage<GetItemReturnJobRequest>;
+
+/**
+ * GetItemReturnJobResponse holds the job.
+ *
+ * @generated from message fop.returns.v1.GetItemReturnJobResponse
+ */
+export declare type GetItemReturnJobResponse = Message<"fop.returns.v1.GetItemReturnJobResponse"> & {
+  /**
+   * The job.
+   *
+   * @generated from field: fop.returns.v1.ItemReturnJob item_return_job = 1;
+   */
+  itemReturnJob?: ItemReturnJob | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.GetItemReturnJobResponse.
+ * Use `create(GetItemReturnJobResponseSchema)` to create a new message.
+ */
+export declare const GetItemReturnJobResponseSchema: GenMessage<GetItemReturnJobResponse>;
+
+/**
+ * ListItemReturnJobsRequest holds the list endpoint's query parameters (empty: no filter).
+ *
+ * @generated from message fop.returns.v1.ListItemReturnJobsRequest
+ */
+export declare type ListItemReturnJobsRequest = Message<"fop.returns.v1.ListItemReturnJobsRequest"> & {
+  /**
+   * Paging (size, startAfterId).
+   *
+   * @generated from field: fop.common.v1.ListRequest page = 1;
+   */
+  page?: ListRequest | undefined;
+
+  /**
+   * Jobs of this facility (an origin facility, or an item return's return facility).
+   *
+   * @generated from field: string facility_id = 2;
+   */
+  facilityId: string;
+
+  /**
+   * Jobs in one of these statuses.
+   *
+   * @generated from field: repeated string item_return_job_status = 3;
+   */
+  itemReturnJobStatus: string[];
+
+  /**
+   * Jobs with an item return in one of these statuses.
+   *
+   * @generated from field: repeated string item_return_status = 4;
+   */
+  itemReturnStatus: string[];
+
+  /**
+   * Jobs with one of these scannable codes.
+   *
+   * @generated from field: repeated string item_return_job_scannable_codes = 5;
+   */
+  itemReturnJobScannableCodes: string[];
+
+  /**
+   * Jobs with an item return with one of these scannable codes.
+   *
+   * @generated from field: repeated string item_return_scannable_codes = 6;
+   */
+  itemReturnScannableCodes: string[];
+
+  /**
+   * Text in shortId, tenantOrderId, id or a consumer address (names, e-mail, postal code, city).
+   *
+   * @generated from field: string search_term = 7;
+   */
+  searchTerm: string;
+
+  /**
+   * Whether the request filters by anonymized at all.
+   *
+   * @generated from field: bool anonymized_given = 8;
+   */
+  anonymizedGiven: boolean;
+
+  /**
+   * Anonymized jobs (true) or the others (false), when anonymized_given.
+   *
+   * @generated from field: bool anonymized = 9;
+   */
+  anonymized: boolean;
+};
+
+/**
+ * Describes the message fop.returns.v1.ListItemReturnJobsRequest.
+ * Use `create(ListItemReturnJobsRequestSchema)` to create a new message.
+ */
+export declare const ListItemReturnJobsRequestSchema: GenMessage<ListItemReturnJobsRequest>;
+
+/**
+ * ListItemReturnJobsResponse holds one page.
+ *
+ * @generated from message fop.returns.v1.ListItemReturnJobsResponse
+ */
+export declare type ListItemReturnJobsResponse = Message<"fop.returns.v1.ListItemReturnJobsResponse"> & {
+  /**
+   * The page, in creation order.
+   *
+   * @generated from field: repeated fop.returns.v1.ItemReturnJob item_return_jobs = 1;
+   */
+  itemReturnJobs: ItemReturnJob[];
+
+  /**
+   * Number of jobs matching the filters.
+   *
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+};
+
+/**
+ * Describes the message fop.returns.v1.ListItemReturnJobsResponse.
+ * Use `create(ListItemReturnJobsResponseSchema)` to create a new message.
+ */
+export declare const ListItemReturnJobsResponseSchema: GenMessage<ListItemReturnJobsResponse>;
+
+/**
+ * ItemReturnJobActionRequest carries one job action.
+ *
+ * @generated from message fop.returns.v1.ItemReturnJobActionRequest
+ */
+export declare type ItemReturnJobActionRequest = Message<"fop.returns.v1.ItemReturnJobActionRequest"> & {
+  /**
+   * Job id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * {name, version, ...} as validated by the gateway.
+   *
+   * @generated from field: google.protobuf.Struct action = 2;
+   */
+  action?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.ItemReturnJobActionRequest.
+ * Use `create(ItemReturnJobActionRequestSchema)` to create a new message.
+ */
+export declare const ItemReturnJobActionRequestSchema: GenMessage<ItemReturnJobActionRequest>;
+
+/**
+ * ItemReturnJobActionResponse holds the job after the action.
+ *
+ * @generated from message fop.returns.v1.ItemReturnJobActionResponse
+ */
+export declare type ItemReturnJobActionResponse = Message<"fop.returns.v1.ItemReturnJobActionResponse"> & {
+  /**
+   * The job.
+   *
+   * @generated from field: fop.returns.v1.ItemReturnJob item_return_job = 1;
+   */
+  itemReturnJob?: ItemReturnJob | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.ItemReturnJobActionResponse.
+ * Use `create(ItemReturnJobActionResponseSchema)` to create a new message.
+ */
+export declare const ItemReturnJobActionResponseSchema: GenMessage<ItemReturnJobActionResponse>;
+
+/**
  * ReasonAction is the action a reason can be attached to: it names the reason resource.
  *
  * @generated from enum fop.returns.v1.ReasonAction
@@ -406,6 +677,46 @@ export declare const ReturnsService: GenService<{
     methodKind: "unary";
     input: typeof DeleteReasonRequestSchema;
     output: typeof DeleteReasonResponseSchema;
+  },
+  /**
+   * CreateItemReturnJob creates an item return job (its origin facilities must exist).
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.CreateItemReturnJob
+   */
+  createItemReturnJob: {
+    methodKind: "unary";
+    input: typeof CreateItemReturnJobRequestSchema;
+    output: typeof CreateItemReturnJobResponseSchema;
+  },
+  /**
+   * GetItemReturnJob reads one item return job, its item returns included.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.GetItemReturnJob
+   */
+  getItemReturnJob: {
+    methodKind: "unary";
+    input: typeof GetItemReturnJobRequestSchema;
+    output: typeof GetItemReturnJobResponseSchema;
+  },
+  /**
+   * ListItemReturnJobs pages through item return jobs with the list endpoint's filters.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.ListItemReturnJobs
+   */
+  listItemReturnJobs: {
+    methodKind: "unary";
+    input: typeof ListItemReturnJobsRequestSchema;
+    output: typeof ListItemReturnJobsResponseSchema;
+  },
+  /**
+   * ItemReturnJobAction applies one job action on the version it names.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.ItemReturnJobAction
+   */
+  itemReturnJobAction: {
+    methodKind: "unary";
+    input: typeof ItemReturnJobActionRequestSchema;
+    output: typeof ItemReturnJobActionResponseSchema;
   },
 }>;
 

@@ -1,0 +1,194 @@
+/**
+ * Item return job schemas, matching the reference (ItemReturnJob, ItemReturnJobForCreation,
+ * ItemReturnJobLineItem(ForCreation), the job actions, ItemReturnJobs).
+ */
+import { type TSchema, Type } from "@sinclair/typebox";
+import {
+  CustomAttributes,
+  DateTime,
+  ListQuery,
+  LocaleString,
+  OneOf,
+  opt,
+  RequestVersion,
+} from "../../schemas/common.ts";
+import {
+  ArticleAttributeItem,
+  ArticlePrice,
+  ConsumerAddress,
+  RecordableAttribute,
+  RecordableAttributeForCreation,
+} from "../pickjobs/schemas.ts";
+
+const Enum = (values: readonly string[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
+const Strings = (maxItems: number, description?: string) =>
+  Type.Array(Type.String({ maxLength: 256 }), { maxItems, description });
+
+export const JOB_STATUSES = ["OPEN", "IN_PROGRESS", "FINISHED", "CANCELED"] as const;
+export const ITEM_RETURN_STATUSES = [
+  "ANNOUNCED",
+  "OPEN",
+  "IN_PROGRESS",
+  "PAUSED",
+  "FINISHED",
+  "WAITING_FOR_INPUT",
+  "CANCELED",
+  "OBSOLETE",
+] as const;
+const JobStatus = Enum(JOB_STATUSES);
+
+const ItemReturnJobLineItemArticle = Type.Object(
+  {
+    tenantArticleId: Type.String({ description: "This is a reference to an article number" }),
+    title: Type.String({ description: "The title of the product" }),
+    titleLocalized: opt(LocaleString),
+    attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: 100 })),
+    customAttributes: opt(CustomAttributes),
+    imageUrl: opt(Type.String()),
+    prices: opt(Type.Array(ArticlePrice, { maxItems: 50, deprecated: true })),
+    weight: opt(Type.Number({ minimum: 0 })),
+  },
+  { title: "ItemReturnJobLineItemArticle" },
+);
+
+const lineFields = {
+  article: ItemReturnJobLineItemArticle,
+  customAttributes: opt(CustomAttributes),
+  globalLineItemId: opt(Type.String()),
+  notReturnableItemsExists: opt(Type.Boolean({ deprecated: true })),
+  scannableCodes: opt(Strings(50, "Codes that can be used for scanning this line item")),
+  serviceJobRefs: opt(Strings(100)),
+};
+
+export const ItemReturnJobLineItemForCreation = Type.Object(
+  {
+    ...lineFields,
+    delivered: Type.Integer({ minimum: 1, maximum: 1_000_000, description: "Quantity delivered" }),
+    recordableAttributes: opt(
+      Type.Union([Type.Array(RecordableAttributeForCreation, { maxItems: 50 }), Type.Null()]),
+    ),
+  },
+  { title: "ItemReturnJobLineItemForCreation" },
+);
+
+const ItemReturnJobLineItem = Type.Object(
+  {
+    ...lineFields,
+    id: Type.String(),
+    delivered: Type.Number(),
+    returnable: Type.Number({ minimum: 0 }),
+    returned: Type.Number({ minimum: 0 }),
+    recordableAttributes: opt(Type.Union([Type.Array(RecordableAttribute), Type.Null()])),
+  },
+  { title: "ItemReturnJobLineItem" },
+);
+
+const Lines = (item: TSchema, max: number) => Type.Array(item, { minItems: 0, maxItems: max });
+
+export const ItemReturnJobForCreation = Type.Object(
+  {
+    originFacilityRefs: Strings(50),
+    status: JobStatus,
+    consumerAddresses: Type.Array(ConsumerAddress, { minItems: 1, maxItems: 5 }),
+    returnableLineItems: Lines(ItemReturnJobLineItemForCreation, 100),
+    notReturnableLineItems: opt(Lines(ItemReturnJobLineItemForCreation, 100)),
+    customAttributes: opt(CustomAttributes),
+    processRef: opt(Type.String({ maxLength: 256 })),
+    scannableCodes: opt(Strings(50)),
+    shortId: opt(Type.String({ maxLength: 64, description: "Generated when not given." })),
+    tenantOrderId: opt(Type.String({ maxLength: 256 })),
+  },
+  { title: "ItemReturnJobForCreation" },
+);
+
+export const ItemReturnJob = Type.Object(
+  {
+    id: Type.String(),
+    version: Type.Integer(),
+    processRef: Type.String(),
+    status: JobStatus,
+    originFacilityRefs: Strings(50),
+    consumerAddresses: Type.Array(ConsumerAddress),
+    returnableLineItems: Lines(ItemReturnJobLineItem, 100),
+    notReturnableLineItems: opt(Lines(ItemReturnJobLineItem, 100)),
+    itemReturns: Type.Array(Type.Object({}, { additionalProperties: true, title: "ItemReturn" }), {
+      maxItems: 100,
+    }),
+    anonymized: opt(Type.Boolean()),
+    created: opt(DateTime()),
+    lastModified: opt(DateTime()),
+    customAttributes: opt(CustomAttributes),
+    scannableCodes: opt(Strings(50)),
+    shortId: opt(Type.String()),
+    tenantOrderId: opt(Type.String()),
+  },
+  { title: "ItemReturnJob" },
+);
+
+export const ItemReturnJobs = Type.Object(
+  {
+    itemReturnJobsWithSearchPaths: Type.Array(ItemReturnJob, { maxItems: 500 }),
+    total: Type.Number({ description: "Total number of found entities for this query" }),
+  },
+  { title: "ItemReturnJobs" },
+);
+
+const ActionVersion = RequestVersion({ minimum: 0, description: "Version of the entity to be changed" });
+const statusAction = (name: string) =>
+  Type.Object({ name: Type.Literal(name), version: ActionVersion }, { title: `${name}ActionParameter` });
+const LineItemIds = Type.Array(Type.String({ maxLength: 256 }), { minItems: 1, maxItems: 20 });
+
+export const ItemReturnJobActionsParameter = OneOf(
+  "name",
+  [
+    statusAction("FinishItemReturnJob"),
+    statusAction("StartItemReturnJob"),
+    statusAction("RestartItemReturnJob"),
+    Type.Object(
+      {
+        name: Type.Literal("CHANGE_LINE_ITEMS_TO_NOT_RETURNABLE_IN_ITEM_RETURN_JOB"),
+        version: ActionVersion,
+        lineItemIds: LineItemIds,
+      },
+      { title: "ChangeLineItemsToNotReturnableInItemReturnJobActionParameter" },
+    ),
+    Type.Object(
+      {
+        name: Type.Literal("CHANGE_LINE_ITEMS_TO_RETURNABLE_IN_ITEM_RETURN_JOB"),
+        version: ActionVersion,
+        lineItemIds: LineItemIds,
+      },
+      { title: "ChangeLineItemsToReturnableInItemReturnJobActionParameter" },
+    ),
+    Type.Object(
+      {
+        name: Type.Literal("REPLACE_LINE_ITEMS_ON_ITEM_RETURN_JOB"),
+        version: ActionVersion,
+        returnableLineItems: opt(Lines(ItemReturnJobLineItemForCreation, 20)),
+        notReturnableLineItems: opt(Lines(ItemReturnJobLineItemForCreation, 20)),
+      },
+      { title: "ReplaceLineItemsOnItemReturnJobActionParameter" },
+    ),
+  ],
+  { title: "ItemReturnJobActionsParameter" },
+);
+
+const Repeated = (values?: readonly string[]) =>
+  opt(Type.Array(values ? Enum(values) : Type.String({ maxLength: 256 }), { maxItems: 50 }));
+
+export const ItemReturnJobListQuery = Type.Object({
+  ...ListQuery,
+  facilityId: opt(Type.String({ maxLength: 256, description: "facility to filter the results" })),
+  itemReturnJobScannableCodes: Repeated(),
+  itemReturnScannableCodes: Repeated(),
+  itemReturnJobStatus: Repeated(JOB_STATUSES),
+  itemReturnStatus: Repeated(ITEM_RETURN_STATUSES),
+  searchTerm: opt(Type.String({ maxLength: 256 })),
+  anonymized: opt(Type.Boolean()),
+});
+
+export const ItemReturnJobIdParams = Type.Object({ itemReturnJobId: Type.String({ maxLength: 256 }) });
