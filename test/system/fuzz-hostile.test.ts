@@ -93,9 +93,29 @@ beforeAll(async () => {
       status: "OPEN",
       consumerAddresses: [facilityAddress],
       returnableLineItems: [{ article: { tenantArticleId: "A", title: "T" }, delivered: 1 }],
+      notReturnableLineItems: [{ article: { tenantArticleId: "N", title: "T" }, delivered: 1 }],
     })
   ).body;
+  const withReturn = (
+    await api("POST", `/api/itemreturnjobs/${returnJob.id}/itemreturns`, {
+      itemReturnJobVersion: 1,
+      itemReturnForCreation: {
+        status: "OPEN",
+        returnFacilityRef: facility.id,
+        returnedLineItems: [
+          { itemReturnJobLineItemRef: returnJob.returnableLineItems[0].id, status: "OPEN" },
+        ],
+        returnedNotReturnableLineItems: [
+          { itemReturnJobLineItemRef: returnJob.notReturnableLineItems[0].id, status: "OPEN" },
+        ],
+      },
+    })
+  ).body;
+  const itemReturn = withReturn.itemReturns[0];
   Object.assign(ids, {
+    itemReturnId: itemReturn.id,
+    returnedLineItemId: itemReturn.returnedLineItems[0].id,
+    returnedNotReturnableLineItemId: itemReturn.returnedNotReturnableLineItems[0].id,
     itemReturnJobId: returnJob.id,
     returnLineItemId: returnJob.returnableLineItems[0].id,
     cancelationReasonId: cancelation.id,
@@ -289,6 +309,30 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
           returnableLineItems: [{ article: { tenantArticleId: "B", title: "U" }, delivered: 1 }],
         },
       ]),
+    "POST /api/itemreturnjobs/{itemReturnJobId}/itemreturns": () => ({
+      itemReturnJobVersion: 2,
+      itemReturnForCreation: {
+        status: "OPEN",
+        returnFacilityRef: ids.facilityId,
+        returnedLineItems: [{ itemReturnJobLineItemRef: ids.returnLineItemId, status: "OPEN" }],
+      },
+    }),
+    "POST /api/itemreturnjobs/{itemReturnJobId}/itemreturns/{itemReturnId}/actions": () => ({
+      name: f.pick(["StartItemReturn", "PauseItemReturn", "CancelItemReturn"]),
+      itemReturnJobVersion: 2,
+    }),
+    "PATCH /api/itemreturnjobs/{itemReturnJobId}/itemreturns/{itemReturnId}/returnedlineitems/{returnedLineItemId}":
+      () => ({
+        itemReturnJobVersion: 2,
+        status: f.pick(["IN_PROGRESS", "ACCEPTED"]),
+        refund: { status: "OPEN", percent: 50 },
+      }),
+    "PATCH /api/itemreturnjobs/{itemReturnJobId}/itemreturns/{itemReturnId}/returnednotreturnablelineitems/{returnedNotReturnableLineItemId}":
+      () => ({
+        itemReturnJobVersion: 2,
+        status: "REJECTED",
+        decisionReason: { reasonLocalized: { en_US: "x" } },
+      }),
     "POST /api/cancelationreasons": () => ({ reason: f.pick(["H", "R"]), reasonLocalized: { en_US: "R" } }),
     "PUT /api/cancelationreasons/{cancelationReasonId}": () => ({
       version: 1,

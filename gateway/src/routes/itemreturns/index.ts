@@ -1,17 +1,26 @@
 /** /api/itemreturnjobs: the route table (schemas, permissions, lifecycle) and thin handlers. */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
+import { ReturnLineItemKind } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import type { FastifyInstance } from "fastify";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
-import { sendDocument, sendDocumentPage } from "../documents.ts";
+import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import {
+  AddItemReturnToItemReturnJob,
+  ItemReturn,
+  ItemReturnActionsParameter,
   ItemReturnJob,
   ItemReturnJobActionsParameter,
   ItemReturnJobForCreation,
   ItemReturnJobIdParams,
   ItemReturnJobListQuery,
   ItemReturnJobs,
+  ItemReturnLineItemForUpdate,
+  ItemReturnNotReturnableLineItemForUpdate,
+  ItemReturnParams,
+  NotReturnableLineParams,
+  ReturnedLineParams,
 } from "./schemas.ts";
 
 const tags = ["Returns (Operations)"];
@@ -132,4 +141,147 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       return sendDocument(reply, res.itemReturnJob?.documentJson);
     },
   );
+
+  const JOB = "/api/itemreturnjobs/:itemReturnJobId";
+
+  app.post(
+    `${JOB}/itemreturns`,
+    {
+      ...plainJson,
+      schema: {
+        summary: "Add item return to item return job",
+        description:
+          "Names the job's version (409 when stale); answers 200 with the whole job. Every line names a line item of the job (returned lines a returnable one); the return facility must exist.",
+        tags,
+        params: ItemReturnJobIdParams,
+        body: AddItemReturnToItemReturnJob,
+        response: { 200: ItemReturnJob, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      config: { permissions: ["RETURN_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const { itemReturnJobId } = req.params as { itemReturnJobId: string };
+      const res = await returns.addItemReturn(
+        { itemReturnJobId, body: req.body as JsonObject },
+        callOptions(req.ctx),
+      );
+      return sendDocument(reply, res.itemReturnJob?.documentJson);
+    },
+  );
+
+  app.get(
+    `${JOB}/itemreturns`,
+    {
+      ...plainJson,
+      schema: {
+        summary: "List item returns",
+        tags,
+        params: ItemReturnJobIdParams,
+        response: { 200: { type: "array", items: ItemReturn }, ...errorResponses(401, 403, 404) },
+      },
+      config: { permissions: ["RETURN_READ"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const { itemReturnJobId } = req.params as { itemReturnJobId: string };
+      const res = await returns.listItemReturns({ itemReturnJobId }, callOptions(req.ctx));
+      return sendDocumentArray(reply, res.itemReturnsJson);
+    },
+  );
+
+  app.get(
+    `${JOB}/itemreturns/:itemReturnId`,
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get item return",
+        tags,
+        params: ItemReturnParams,
+        response: { 200: ItemReturn, ...errorResponses(401, 403, 404) },
+      },
+      config: { permissions: ["RETURN_READ"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const p = req.params as { itemReturnJobId: string; itemReturnId: string };
+      const res = await returns.getItemReturn(
+        { itemReturnJobId: p.itemReturnJobId, id: p.itemReturnId },
+        callOptions(req.ctx),
+      );
+      return sendDocument(reply, res.itemReturnJson);
+    },
+  );
+
+  app.post(
+    `${JOB}/itemreturns/:itemReturnId/actions`,
+    {
+      ...plainJson,
+      schema: {
+        summary: "Call item return action",
+        description:
+          "One action on the job version it names (409 when stale); 422 INVALID_TRANSITION naming what is possible. Answers the whole job.",
+        tags,
+        params: ItemReturnParams,
+        body: ItemReturnActionsParameter,
+        response: { 200: ItemReturnJob, ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+      config: { permissions: ["RETURN_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const p = req.params as { itemReturnJobId: string; itemReturnId: string };
+      const res = await returns.itemReturnAction(
+        { itemReturnJobId: p.itemReturnJobId, id: p.itemReturnId, action: req.body as JsonObject },
+        callOptions(req.ctx),
+      );
+      return sendDocument(reply, res.itemReturnJob?.documentJson);
+    },
+  );
+
+  for (const [path, param, kind, body, summary] of [
+    [
+      "returnedlineitems",
+      "returnedLineItemId",
+      ReturnLineItemKind.RETURNED,
+      ItemReturnLineItemForUpdate,
+      "Update returned line item",
+    ],
+    [
+      "returnednotreturnablelineitems",
+      "returnedNotReturnableLineItemId",
+      ReturnLineItemKind.NOT_RETURNABLE,
+      ItemReturnNotReturnableLineItemForUpdate,
+      "Update returned not returnable line item",
+    ],
+  ] as const) {
+    app.patch(
+      `${JOB}/itemreturns/:itemReturnId/${path}/:${param}`,
+      {
+        ...plainJson,
+        schema: {
+          summary,
+          description:
+            "status (OPEN, IN_PROGRESS, WAITING_FOR_INPUT move freely; ACCEPTED, REJECTED, CANCELED are final: 422), decisionReason" +
+            (kind === ReturnLineItemKind.RETURNED ? ", refund (price or percent)" : "") +
+            ", on the job version it names (409 when stale). When every line item of the job's item returns is decided, REFUND_TRIGGERED is emitted, once per job. Answers the whole job.",
+          tags,
+          params: kind === ReturnLineItemKind.RETURNED ? ReturnedLineParams : NotReturnableLineParams,
+          body,
+          response: { 200: ItemReturnJob, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        },
+        config: { permissions: ["RETURN_WRITE"], lifecycle: "GA" },
+      },
+      async (req, reply) => {
+        const p = req.params as Record<string, string>;
+        const res = await returns.patchReturnLineItem(
+          {
+            itemReturnJobId: p.itemReturnJobId,
+            itemReturnId: p.itemReturnId,
+            kind,
+            id: p[param],
+            body: req.body as JsonObject,
+          },
+          callOptions(req.ctx),
+        );
+        return sendDocument(reply, res.itemReturnJob?.documentJson);
+      },
+    );
+  }
 }

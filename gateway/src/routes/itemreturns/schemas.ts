@@ -192,3 +192,156 @@ export const ItemReturnJobListQuery = Type.Object({
 });
 
 export const ItemReturnJobIdParams = Type.Object({ itemReturnJobId: Type.String({ maxLength: 256 }) });
+
+// --- item returns --------------------------------------------------------------------------------
+
+export const LINE_STATUSES = [
+  "OPEN",
+  "IN_PROGRESS",
+  "WAITING_FOR_INPUT",
+  "REJECTED",
+  "ACCEPTED",
+  "CANCELED",
+] as const;
+const LineStatus = Enum(LINE_STATUSES);
+
+const ItemReturnLineItemReasonForUpsert = Type.Object(
+  { reasonLocalized: LocaleString, comment: opt(Type.String({ minLength: 1, maxLength: 4096 })) },
+  { title: "ItemReturnLineItemReasonForUpsert" },
+);
+const ItemReturnLineItemReason = Type.Object(
+  {
+    reasonLocalized: LocaleString,
+    comment: opt(Type.String({ minLength: 1, maxLength: 4096 })),
+    reason: opt(Type.String()),
+  },
+  { title: "ItemReturnLineItemReason" },
+);
+
+export const ItemReturnLineItemForCreation = Type.Object(
+  {
+    itemReturnJobLineItemRef: Type.String({
+      maxLength: 256,
+      description: "id of the item return job line item that is returned",
+    }),
+    status: LineStatus,
+    itemConditionLocalized: opt(LocaleString),
+    customAttributes: opt(CustomAttributes),
+    decisionReason: opt(ItemReturnLineItemReasonForUpsert),
+    itemConditionComment: opt(Type.String({ minLength: 1, maxLength: 4096 })),
+    reasons: opt(Type.Array(ItemReturnLineItemReason, { maxItems: 20 })),
+    recordableAttributes: opt(
+      Type.Union([Type.Array(RecordableAttributeForCreation, { maxItems: 50 }), Type.Null()]),
+    ),
+    scannedCodes: opt(Strings(50)),
+    tenantArticleId: opt(Type.String({ maxLength: 256 })),
+  },
+  { title: "ItemReturnLineItemForCreation" },
+);
+
+export const AddItemReturnToItemReturnJob = Type.Object(
+  {
+    itemReturnJobVersion: RequestVersion({
+      minimum: 0,
+      description: "Version of the itemReturnJob the itemReturn gets added to",
+    }),
+    itemReturnForCreation: Type.Object(
+      {
+        status: Enum(ITEM_RETURN_STATUSES),
+        returnFacilityRef: Type.String({ maxLength: 256 }),
+        returnedLineItems: Type.Array(ItemReturnLineItemForCreation, { minItems: 0, maxItems: 100 }),
+        returnedNotReturnableLineItems: opt(
+          Type.Array(ItemReturnLineItemForCreation, { minItems: 0, maxItems: 100 }),
+        ),
+        scannableCodes: opt(Strings(50)),
+        tenantOrderId: opt(Type.String({ deprecated: true, description: "deprecated: taken from the job" })),
+        customAttributes: opt(CustomAttributes),
+      },
+      { title: "ItemReturnForCreation" },
+    ),
+  },
+  { title: "AddItemReturnToItemReturnJob" },
+);
+
+export const ItemReturn = Type.Object(
+  {
+    id: Type.String(),
+    status: Enum(ITEM_RETURN_STATUSES),
+    returnFacilityRef: Type.String(),
+    returnedLineItems: Type.Array(
+      Type.Object({}, { additionalProperties: true, title: "ItemReturnLineItem" }),
+    ),
+    returnedNotReturnableLineItems: opt(Type.Array(Type.Object({}, { additionalProperties: true }))),
+    created: opt(DateTime()),
+    lastModified: opt(DateTime()),
+  },
+  { title: "ItemReturn", additionalProperties: true },
+);
+
+const itemReturnAction = (name: string) =>
+  Type.Object(
+    { name: Type.Literal(name), itemReturnJobVersion: RequestVersion({ minimum: 0 }) },
+    { title: `${name}ActionParameter` },
+  );
+export const ItemReturnActionsParameter = OneOf(
+  "name",
+  [
+    "AnnounceItemReturn",
+    "OpenItemReturn",
+    "StartItemReturn",
+    "PauseItemReturn",
+    "FinishItemReturn",
+    "CancelItemReturn",
+    "WaitForInputItemReturn",
+  ].map(itemReturnAction),
+  { title: "ItemReturnActionsParameter" },
+);
+
+const RefundPrice = Type.Object(
+  {
+    value: Type.Number({ minimum: 0, description: "0.0 till line item price that should be refunded" }),
+    currency: Type.String({ pattern: "^[A-Z]{3}$", description: "ISO 4217 currency code" }),
+  },
+  { additionalProperties: false, title: "ReturnedLineItemRefundPrice" },
+);
+const Refund = Type.Object(
+  {
+    status: Enum(["OPEN", "IN_PROGRESS", "CLOSED"]),
+    percent: opt(Type.Number({ minimum: 0, maximum: 100 })),
+    price: opt(RefundPrice),
+  },
+  { title: "ReturnedLineItemRefund", description: "Either price or percent must be set, not both." },
+);
+
+export const ItemReturnLineItemForUpdate = Type.Object(
+  {
+    itemReturnJobVersion: RequestVersion({ description: "version of the overlaying itemReturnJob" }),
+    status: opt(LineStatus),
+    decisionReason: opt(ItemReturnLineItemReasonForUpsert),
+    refund: opt(Refund),
+  },
+  { title: "ItemReturnLineItemForUpdate" },
+);
+export const ItemReturnNotReturnableLineItemForUpdate = Type.Object(
+  {
+    itemReturnJobVersion: RequestVersion({ description: "version of the overlaying itemReturnJob" }),
+    status: opt(LineStatus),
+    decisionReason: opt(ItemReturnLineItemReasonForUpsert),
+  },
+  { title: "ItemReturnNotReturnableLineItemForUpdate" },
+);
+
+export const ItemReturnParams = Type.Object({
+  itemReturnJobId: Type.String({ maxLength: 256 }),
+  itemReturnId: Type.String({ maxLength: 256 }),
+});
+export const ReturnedLineParams = Type.Object({
+  itemReturnJobId: Type.String({ maxLength: 256 }),
+  itemReturnId: Type.String({ maxLength: 256 }),
+  returnedLineItemId: Type.String({ maxLength: 256 }),
+});
+export const NotReturnableLineParams = Type.Object({
+  itemReturnJobId: Type.String({ maxLength: 256 }),
+  itemReturnId: Type.String({ maxLength: 256 }),
+  returnedNotReturnableLineItemId: Type.String({ maxLength: 256 }),
+});

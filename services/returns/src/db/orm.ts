@@ -2,6 +2,7 @@ import { kitEventMigrations } from "@fop/kit/events/migrations";
 import type { MigrationObject } from "@mikro-orm/postgresql";
 import { M0001Initial } from "./migrations/m0001-initial.ts";
 import { M0002ItemReturnJobs } from "./migrations/m0002-item-return-jobs.ts";
+import { M0003RefundTrigger } from "./migrations/m0003-refund-trigger.ts";
 
 /** The schema (and database role prefix) the returns service owns. */
 export const SCHEMA = "returns";
@@ -14,4 +15,5 @@ export const migrations: MigrationObject[] = [
   ...kitEventMigrations,
   { name: "m0001-initial", class: M0001Initial },
   { name: "m0002-item-return-jobs", class: M0002ItemReturnJobs },
+  { name: "m0003-refund-trigger", class: M0003RefundTrigger },
 ];

@@ -185,3 +185,14 @@ export async function listJobs(
   ]);
   return { rows: rows.map((r) => r.doc), total: Number(count[0]?.total ?? 0) };
 }
+
+/** Marks the job's refund as triggered; true only for the call that set it (the event is recorded once). */
+export async function markRefundTriggered(db: Db, tenant: string, id: string, at: Date): Promise<boolean> {
+  const rows = await query(db, {
+    text: `update item_return_job set refund_triggered_at = $3
+      where tenant_id = $1 and id = $2::uuid and refund_triggered_at is null returning 1`,
+    params: [tenant, id, at.toISOString()],
+    prepare: true,
+  });
+  return rows.length > 0;
+}

@@ -3,7 +3,10 @@
  * CANCELATION_REASON_CREATED / _UPDATED / _DELETED and REROUTE_DESCRIPTION_CREATED / _UPDATED /
  * _DELETED. Payload: the reason after the change (a deleted one as it was).
  * ITEM_RETURN_JOB_CREATED, ITEM_RETURN_JOB_STARTED / _FINISHED / _RESTARTED (status actions) and
- * ITEM_RETURN_JOB_LINE_ITEMS_CHANGED (the line item actions). Payload: the job after the change.
+ * ITEM_RETURN_JOB_LINE_ITEMS_CHANGED (the line item actions), ITEM_RETURN_ADDED, ITEM_RETURN_<ACTION>
+ * (ITEM_RETURN_STARTED, ..._FINISHED, ...), ITEM_RETURN_LINE_ITEM_UPDATED, and the spec's
+ * REFUND_TRIGGERED (once per job, when every line item of its item returns is decided). Payload:
+ * the job after the change.
  */
 import { create } from "@bufbuild/protobuf";
 import type { DomainEvent } from "@fop/kit/events/envelope";
@@ -39,3 +42,14 @@ export const jobEvent = (type: string, j: ItemReturnJob): DomainEvent => ({
   entityCreated: new Date(j.created),
   payload: { schema: ItemReturnJobSchema, message: create(ItemReturnJobSchema, toJobMessage(j)) },
 });
+
+/** ITEM_RETURN_ANNOUNCED, _OPENED, _STARTED, _PAUSED, _WAITING_FOR_INPUT, _FINISHED, _CANCELED. */
+export const ITEM_RETURN_ACTION_EVENTS: Record<string, string> = {
+  AnnounceItemReturn: "ITEM_RETURN_ANNOUNCED",
+  OpenItemReturn: "ITEM_RETURN_OPENED",
+  StartItemReturn: "ITEM_RETURN_STARTED",
+  PauseItemReturn: "ITEM_RETURN_PAUSED",
+  WaitForInputItemReturn: "ITEM_RETURN_WAITING_FOR_INPUT",
+  FinishItemReturn: "ITEM_RETURN_FINISHED",
+  CancelItemReturn: "ITEM_RETURN_CANCELED",
+};

@@ -4,14 +4,20 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { invalid } from "@fop/kit/errors";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
-import { ReasonAction as Action, ReturnsService } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import {
+  ReasonAction as Action,
+  ReturnLineItemKind,
+  ReturnsService,
+} from "@fop/proto/fop/returns/v1/returns_pb.js";
 import type { JsonObject as DomainJson, ReasonAction } from "../domain/types.ts";
 import type { ReturnsDeps } from "../usecases/deps.ts";
+import * as itemReturns from "../usecases/itemreturns.ts";
 import * as jobs from "../usecases/jobs.ts";
 import * as reasons from "../usecases/reasons.ts";
 import { toJobMessage, toReasonMessage } from "./mapper.ts";
 
 const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
+const json = (doc: unknown) => Buffer.from(JSON.stringify(doc), "utf8");
 
 function actionOf(a: Action): ReasonAction {
   if (a === Action.CANCELATION) return "CANCELATION";
@@ -86,6 +92,52 @@ export function returnRoutes(deps: ReturnsDeps) {
           listPage(req.page),
         );
         return { itemReturnJobs: r.rows.map(toJobMessage), total: BigInt(r.total) };
+      },
+      async addItemReturn(req, hctx) {
+        const j = await itemReturns.addItemReturn(
+          deps,
+          requestContext(hctx),
+          req.itemReturnJobId,
+          asDomain(req.body),
+        );
+        return { itemReturnJob: toJobMessage(j) };
+      },
+      async listItemReturns(req, hctx) {
+        const list = await itemReturns.listItemReturns(deps, requestContext(hctx), req.itemReturnJobId);
+        return { itemReturnsJson: list.map(json) };
+      },
+      async getItemReturn(req, hctx) {
+        return {
+          itemReturnJson: json(
+            await itemReturns.getItemReturn(deps, requestContext(hctx), req.itemReturnJobId, req.id),
+          ),
+        };
+      },
+      async itemReturnAction(req, hctx) {
+        const j = await itemReturns.itemReturnAction(
+          deps,
+          requestContext(hctx),
+          req.itemReturnJobId,
+          req.id,
+          asDomain(req.action),
+        );
+        return { itemReturnJob: toJobMessage(j) };
+      },
+      async patchReturnLineItem(req, hctx) {
+        if (req.kind === ReturnLineItemKind.UNSPECIFIED) {
+          throw invalid("UNKNOWN_KIND", "kind must name a line item list.", "kind");
+        }
+        const kind = req.kind === ReturnLineItemKind.RETURNED ? "returned" : "notReturnable";
+        const j = await itemReturns.patchLine(
+          deps,
+          requestContext(hctx),
+          req.itemReturnJobId,
+          req.itemReturnId,
+          kind,
+          req.id,
+          asDomain(req.body),
+        );
+        return { itemReturnJob: toJobMessage(j) };
       },
       async itemReturnJobAction(req, hctx) {
         const j = await jobs.applyJobAction(deps, requestContext(hctx), req.id, asDomain(req.action));

@@ -589,6 +589,262 @@ export declare type ItemReturnJobActionResponse = Message<"fop.returns.v1.ItemRe
 export declare const ItemReturnJobActionResponseSchema: GenMessage<ItemReturnJobActionResponse>;
 
 /**
+ * AddItemReturnRequest carries an AddItemReturnToItemReturnJob body.
+ *
+ * @generated from message fop.returns.v1.AddItemReturnRequest
+ */
+export declare type AddItemReturnRequest = Message<"fop.returns.v1.AddItemReturnRequest"> & {
+  /**
+   * Job id.
+   *
+   * @generated from field: string item_return_job_id = 1;
+   */
+  itemReturnJobId: string;
+
+  /**
+   * {itemReturnJobVersion, itemReturnForCreation} as validated by the gateway.
+   *
+   * @generated from field: google.protobuf.Struct body = 2;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.AddItemReturnRequest.
+ * Use `create(AddItemReturnRequestSchema)` to create a new message.
+ */
+export declare const AddItemReturnRequestSchema: GenMessage<AddItemReturnRequest>;
+
+/**
+ * AddItemReturnResponse holds the job with the item return added.
+ *
+ * @generated from message fop.returns.v1.AddItemReturnResponse
+ */
+export declare type AddItemReturnResponse = Message<"fop.returns.v1.AddItemReturnResponse"> & {
+  /**
+   * The job.
+   *
+   * @generated from field: fop.returns.v1.ItemReturnJob item_return_job = 1;
+   */
+  itemReturnJob?: ItemReturnJob | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.AddItemReturnResponse.
+ * Use `create(AddItemReturnResponseSchema)` to create a new message.
+ */
+export declare const AddItemReturnResponseSchema: GenMessage<AddItemReturnResponse>;
+
+/**
+ * ListItemReturnsRequest names a job.
+ *
+ * @generated from message fop.returns.v1.ListItemReturnsRequest
+ */
+export declare type ListItemReturnsRequest = Message<"fop.returns.v1.ListItemReturnsRequest"> & {
+  /**
+   * Job id.
+   *
+   * @generated from field: string item_return_job_id = 1;
+   */
+  itemReturnJobId: string;
+};
+
+/**
+ * Describes the message fop.returns.v1.ListItemReturnsRequest.
+ * Use `create(ListItemReturnsRequestSchema)` to create a new message.
+ */
+export declare const ListItemReturnsRequestSchema: GenMessage<ListItemReturnsRequest>;
+
+/**
+ * ListItemReturnsResponse holds the job's item returns (reference ItemReturn documents).
+ *
+ * @generated from message fop.returns.v1.ListItemReturnsResponse
+ */
+export declare type ListItemReturnsResponse = Message<"fop.returns.v1.ListItemReturnsResponse"> & {
+  /**
+   * Each item return as UTF-8 JSON.
+   *
+   * @generated from field: repeated bytes item_returns_json = 1;
+   */
+  itemReturnsJson: Uint8Array[];
+};
+
+/**
+ * Describes the message fop.returns.v1.ListItemReturnsResponse.
+ * Use `create(ListItemReturnsResponseSchema)` to create a new message.
+ */
+export declare const ListItemReturnsResponseSchema: GenMessage<ListItemReturnsResponse>;
+
+/**
+ * GetItemReturnRequest names an item return.
+ *
+ * @generated from message fop.returns.v1.GetItemReturnRequest
+ */
+export declare type GetItemReturnRequest = Message<"fop.returns.v1.GetItemReturnRequest"> & {
+  /**
+   * Job id.
+   *
+   * @generated from field: string item_return_job_id = 1;
+   */
+  itemReturnJobId: string;
+
+  /**
+   * Item return id.
+   *
+   * @generated from field: string id = 2;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message fop.returns.v1.GetItemReturnRequest.
+ * Use `create(GetItemReturnRequestSchema)` to create a new message.
+ */
+export declare const GetItemReturnRequestSchema: GenMessage<GetItemReturnRequest>;
+
+/**
+ * GetItemReturnResponse holds the item return.
+ *
+ * @generated from message fop.returns.v1.GetItemReturnResponse
+ */
+export declare type GetItemReturnResponse = Message<"fop.returns.v1.GetItemReturnResponse"> & {
+  /**
+   * The item return (reference ItemReturn) as UTF-8 JSON.
+   *
+   * @generated from field: bytes item_return_json = 1;
+   */
+  itemReturnJson: Uint8Array;
+};
+
+/**
+ * Describes the message fop.returns.v1.GetItemReturnResponse.
+ * Use `create(GetItemReturnResponseSchema)` to create a new message.
+ */
+export declare const GetItemReturnResponseSchema: GenMessage<GetItemReturnResponse>;
+
+/**
+ * ItemReturnActionRequest carries one item return action.
+ *
+ * @generated from message fop.returns.v1.ItemReturnActionRequest
+ */
+export declare type ItemReturnActionRequest = Message<"fop.returns.v1.ItemReturnActionRequest"> & {
+  /**
+   * Job id.
+   *
+   * @generated from field: string item_return_job_id = 1;
+   */
+  itemReturnJobId: string;
+
+  /**
+   * Item return id.
+   *
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * {name, itemReturnJobVersion} as validated by the gateway.
+   *
+   * @generated from field: google.protobuf.Struct action = 3;
+   */
+  action?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.ItemReturnActionRequest.
+ * Use `create(ItemReturnActionRequestSchema)` to create a new message.
+ */
+export declare const ItemReturnActionRequestSchema: GenMessage<ItemReturnActionRequest>;
+
+/**
+ * ItemReturnActionResponse holds the job after the action.
+ *
+ * @generated from message fop.returns.v1.ItemReturnActionResponse
+ */
+export declare type ItemReturnActionResponse = Message<"fop.returns.v1.ItemReturnActionResponse"> & {
+  /**
+   * The job.
+   *
+   * @generated from field: fop.returns.v1.ItemReturnJob item_return_job = 1;
+   */
+  itemReturnJob?: ItemReturnJob | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.ItemReturnActionResponse.
+ * Use `create(ItemReturnActionResponseSchema)` to create a new message.
+ */
+export declare const ItemReturnActionResponseSchema: GenMessage<ItemReturnActionResponse>;
+
+/**
+ * PatchReturnLineItemRequest carries an ItemReturnLineItemForUpdate (or NotReturnable) body.
+ *
+ * @generated from message fop.returns.v1.PatchReturnLineItemRequest
+ */
+export declare type PatchReturnLineItemRequest = Message<"fop.returns.v1.PatchReturnLineItemRequest"> & {
+  /**
+   * Job id.
+   *
+   * @generated from field: string item_return_job_id = 1;
+   */
+  itemReturnJobId: string;
+
+  /**
+   * Item return id.
+   *
+   * @generated from field: string item_return_id = 2;
+   */
+  itemReturnId: string;
+
+  /**
+   * Which list the line is in.
+   *
+   * @generated from field: fop.returns.v1.ReturnLineItemKind kind = 3;
+   */
+  kind: ReturnLineItemKind;
+
+  /**
+   * Line item id.
+   *
+   * @generated from field: string id = 4;
+   */
+  id: string;
+
+  /**
+   * {itemReturnJobVersion, status, decisionReason, refund} as validated by the gateway.
+   *
+   * @generated from field: google.protobuf.Struct body = 5;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.PatchReturnLineItemRequest.
+ * Use `create(PatchReturnLineItemRequestSchema)` to create a new message.
+ */
+export declare const PatchReturnLineItemRequestSchema: GenMessage<PatchReturnLineItemRequest>;
+
+/**
+ * PatchReturnLineItemResponse holds the job after the change.
+ *
+ * @generated from message fop.returns.v1.PatchReturnLineItemResponse
+ */
+export declare type PatchReturnLineItemResponse = Message<"fop.returns.v1.PatchReturnLineItemResponse"> & {
+  /**
+   * The job.
+   *
+   * @generated from field: fop.returns.v1.ItemReturnJob item_return_job = 1;
+   */
+  itemReturnJob?: ItemReturnJob | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.PatchReturnLineItemResponse.
+ * Use `create(PatchReturnLineItemResponseSchema)` to create a new message.
+ */
+export declare const PatchReturnLineItemResponseSchema: GenMessage<PatchReturnLineItemResponse>;
+
+/**
  * ReasonAction is the action a reason can be attached to: it names the reason resource.
  *
  * @generated from enum fop.returns.v1.ReasonAction
@@ -620,6 +876,39 @@ export enum ReasonAction {
  * Describes the enum fop.returns.v1.ReasonAction.
  */
 export declare const ReasonActionSchema: GenEnum<ReasonAction>;
+
+/**
+ * ReturnLineItemKind names the list a line item is in.
+ *
+ * @generated from enum fop.returns.v1.ReturnLineItemKind
+ */
+export enum ReturnLineItemKind {
+  /**
+   * Not given: invalid.
+   *
+   * @generated from enum value: RETURN_LINE_ITEM_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * returnedLineItems.
+   *
+   * @generated from enum value: RETURN_LINE_ITEM_KIND_RETURNED = 1;
+   */
+  RETURNED = 1,
+
+  /**
+   * returnedNotReturnableLineItems.
+   *
+   * @generated from enum value: RETURN_LINE_ITEM_KIND_NOT_RETURNABLE = 2;
+   */
+  NOT_RETURNABLE = 2,
+}
+
+/**
+ * Describes the enum fop.returns.v1.ReturnLineItemKind.
+ */
+export declare const ReturnLineItemKindSchema: GenEnum<ReturnLineItemKind>;
 
 /**
  * ReturnsService serves the calling tenant's returns and reasons (tenant and principal come from
@@ -717,6 +1006,56 @@ export declare const ReturnsService: GenService<{
     methodKind: "unary";
     input: typeof ItemReturnJobActionRequestSchema;
     output: typeof ItemReturnJobActionResponseSchema;
+  },
+  /**
+   * AddItemReturn adds an item return to a job on the job version it names; answers the job.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.AddItemReturn
+   */
+  addItemReturn: {
+    methodKind: "unary";
+    input: typeof AddItemReturnRequestSchema;
+    output: typeof AddItemReturnResponseSchema;
+  },
+  /**
+   * ListItemReturns lists a job's item returns.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.ListItemReturns
+   */
+  listItemReturns: {
+    methodKind: "unary";
+    input: typeof ListItemReturnsRequestSchema;
+    output: typeof ListItemReturnsResponseSchema;
+  },
+  /**
+   * GetItemReturn reads one item return of a job.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.GetItemReturn
+   */
+  getItemReturn: {
+    methodKind: "unary";
+    input: typeof GetItemReturnRequestSchema;
+    output: typeof GetItemReturnResponseSchema;
+  },
+  /**
+   * ItemReturnAction applies one item return action on the job version it names; answers the job.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.ItemReturnAction
+   */
+  itemReturnAction: {
+    methodKind: "unary";
+    input: typeof ItemReturnActionRequestSchema;
+    output: typeof ItemReturnActionResponseSchema;
+  },
+  /**
+   * PatchReturnLineItem changes one returned (or returned not returnable) line item; answers the job.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.PatchReturnLineItem
+   */
+  patchReturnLineItem: {
+    methodKind: "unary";
+    input: typeof PatchReturnLineItemRequestSchema;
+    output: typeof PatchReturnLineItemResponseSchema;
   },
 }>;
 

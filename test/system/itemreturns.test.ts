@@ -1,0 +1,291 @@
+/**
+ * Item returns inside their jobs through the gateway: adding one (the whole job back, quantities
+ * recounted), reads, actions with their transitions, line item PATCHes (status, decision reason,
+ * refund), versions, limits at and over the edge, REFUND_TRIGGERED exactly once (also when the last
+ * two lines are closed by concurrent requests), tenancy and conformance.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { facilityAddress } from "../support/fixtures.ts";
+import { referenceErrors, referenceMissing } from "../support/reference.ts";
+import { eventually, type System, startSystem } from "../support/system.ts";
+
+let sys: System;
+let api: ReturnType<System["as"]>;
+let other: ReturnType<System["as"]>;
+let facilityId: string;
+
+const UNKNOWN = "0190d6e8-8c3a-7f1b-9d2e-4a6b8c0d1e2f";
+
+beforeAll(async () => {
+  sys = await startSystem();
+  api = sys.as(await sys.token("acme", { user: "rita.returns" }));
+  other = sys.as(await sys.token("globex"));
+  facilityId = (await api("POST", "/api/facilities", { name: "Returns desk", address: facilityAddress })).body
+    .id;
+});
+afterAll(() => sys?.close());
+
+const conformant = (schema: string, value: unknown) => {
+  if (!referenceMissing) expect(referenceErrors(schema, value), JSON.stringify(value)).toEqual([]);
+};
+const createJob = async (lines = 2) => {
+  const res = await api("POST", "/api/itemreturnjobs", {
+    originFacilityRefs: [facilityId],
+    status: "OPEN",
+    consumerAddresses: [facilityAddress],
+    returnableLineItems: Array.from({ length: lines }, (_, i) => ({
+      article: { tenantArticleId: `A-${i}`, title: `Article ${i}` },
+      delivered: 2,
+    })),
+    notReturnableLineItems: [{ article: { tenantArticleId: "N-1", title: "Final sale" }, delivered: 1 }],
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.body as Record<string, any>;
+};
+const returned = (ref: string, extra: Record<string, unknown> = {}) => ({
+  itemReturnJobLineItemRef: ref,
+  status: "OPEN",
+  ...extra,
+});
+const addReturn = (job: any, version: number, extra: Record<string, unknown> = {}, as = api) =>
+  as("POST", `/api/itemreturnjobs/${job.id}/itemreturns`, {
+    itemReturnJobVersion: version,
+    itemReturnForCreation: {
+      status: "OPEN",
+      returnFacilityRef: facilityId,
+      returnedLineItems: job.returnableLineItems.map((l: any) => returned(l.id)),
+      ...extra,
+    },
+  });
+const path = (job: any, ir: any) => `/api/itemreturnjobs/${job.id}/itemreturns/${ir.id}`;
+
+describe("adding item returns", () => {
+  it("answers the whole job: the item return with line ids, returned counted, version moved", async () => {
+    const job = await createJob();
+    const res = await addReturn(job, 1, {
+      returnedNotReturnableLineItems: [
+        returned(job.notReturnableLineItems[0].id, { itemConditionComment: "torn" }),
+      ],
+      scannableCodes: ["IR-1"],
+    });
+    expect(res.status, res.text).toBe(200);
+    conformant("ItemReturnJob", res.body);
+    expect(res.body.version).toBe(2);
+    const ir = res.body.itemReturns[0];
+    conformant("ItemReturn", ir);
+    expect(ir).toMatchObject({
+      id: expect.any(String),
+      status: "OPEN",
+      returnFacilityRef: facilityId,
+      scannableCodes: ["IR-1"],
+    });
+    expect(ir.returnedLineItems[0]).toMatchObject({
+      id: expect.any(String),
+      itemReturnJobLineItemRefs: [job.returnableLineItems[0].id],
+      tenantArticleId: "A-0",
+      status: "OPEN",
+    });
+    expect(res.body.returnableLineItems[0]).toMatchObject({ delivered: 2, returned: 1, returnable: 1 });
+    const list = await api("GET", `/api/itemreturnjobs/${job.id}/itemreturns`);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([ir]);
+    expect((await api("GET", path(job, ir))).body).toEqual(ir);
+    expect((await api("GET", `/api/itemreturnjobs/${job.id}/itemreturns/${UNKNOWN}`)).status).toBe(404);
+    expect((await api("GET", `/api/itemreturnjobs/${UNKNOWN}/itemreturns`)).status).toBe(404);
+  });
+
+  it("409 on a stale job version; 400 for unknown lines or facility and per limit (at the limit accepted)", async () => {
+    const job = await createJob();
+    const stale = await addReturn(job, 5);
+    expect(stale.status).toBe(409);
+    expect(stale.body[0]).toMatchObject({ requestVersion: 5, version: 1 });
+    const ref = job.returnableLineItems[0].id;
+    const reason = { reasonLocalized: { en_US: "Too small" } };
+    const cases: [string, Record<string, unknown>][] = [
+      ["itemReturnJobLineItemRef", { returnedLineItems: [returned(UNKNOWN)] }],
+      ["itemReturnJobLineItemRef", { returnedLineItems: [returned(job.notReturnableLineItems[0].id)] }],
+      ["returnFacilityRef", { returnFacilityRef: UNKNOWN }],
+      ["reasons", { returnedLineItems: [returned(ref, { reasons: Array(21).fill(reason) })] }],
+      ["scannedCodes", { returnedLineItems: [returned(ref, { scannedCodes: Array(51).fill("c") })] }],
+      ["itemConditionComment", { returnedLineItems: [returned(ref, { itemConditionComment: "" })] }],
+      ["returnedLineItems", { returnedLineItems: Array(101).fill(returned(ref)) }],
+      ["scannableCodes", { scannableCodes: Array(51).fill("c") }],
+      ["status", { status: "LOST" }],
+    ];
+    for (const [field, extra] of cases) {
+      const res = await addReturn(job, 1, extra);
+      expect(res.status, `${field}: ${res.text}`).toBe(400);
+      expect(JSON.stringify(res.body), `${field}: ${res.text}`).toContain(field);
+    }
+    const recordable = { keyLocalized: { en_US: "Serial" }, recordingRule: "OPTIONAL" };
+    const atLimit = await addReturn(job, 1, {
+      returnedLineItems: [
+        ...Array(99).fill(returned(ref)),
+        returned(ref, {
+          reasons: Array(20).fill(reason),
+          scannedCodes: Array(50).fill("c"),
+          recordableAttributes: Array(50).fill(recordable),
+        }),
+      ],
+      scannableCodes: Array(50).fill("c"),
+    });
+    expect(atLimit.status, atLimit.text).toBe(200);
+    expect(atLimit.body.itemReturns[0].returnedLineItems).toHaveLength(100);
+    const overRecordable = await addReturn(atLimit.body, 2, {
+      returnedLineItems: [returned(ref, { recordableAttributes: Array(51).fill(recordable) })],
+    });
+    expect(overRecordable.status).toBe(400);
+  });
+});
+
+describe("item return actions and line items", () => {
+  it("actions follow the item return table on the job version; 422 names what is possible", async () => {
+    const job = (await addReturn(await createJob(), 1)).body;
+    const ir = job.itemReturns[0];
+    const started = await api("POST", `${path(job, ir)}/actions`, {
+      name: "StartItemReturn",
+      itemReturnJobVersion: 2,
+    });
+    expect(started.status, started.text).toBe(200);
+    expect(started.body.itemReturns[0].status).toBe("IN_PROGRESS");
+    expect(started.body.version).toBe(3);
+    const announce = await api("POST", `${path(job, ir)}/actions`, {
+      name: "AnnounceItemReturn",
+      itemReturnJobVersion: 3,
+    });
+    expect(announce.status).toBe(422);
+    expect(announce.body[0].description).toContain("PauseItemReturn");
+    const stale = await api("POST", `${path(job, ir)}/actions`, {
+      name: "PauseItemReturn",
+      itemReturnJobVersion: 2,
+    });
+    expect(stale.status).toBe(409);
+    const unknown = await api("POST", `/api/itemreturnjobs/${job.id}/itemreturns/${UNKNOWN}/actions`, {
+      name: "PauseItemReturn",
+      itemReturnJobVersion: 3,
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("PATCH a line: status (closed is final), decision reason, refund (price or percent)", async () => {
+    const job = (await addReturn(await createJob(), 1)).body;
+    const ir = job.itemReturns[0];
+    const [l0] = ir.returnedLineItems;
+    const lineUrl = `${path(job, ir)}/returnedlineitems/${l0.id}`;
+    const waiting = await api("PATCH", lineUrl, { itemReturnJobVersion: 2, status: "WAITING_FOR_INPUT" });
+    expect(waiting.status, waiting.text).toBe(200);
+    const accepted = await api("PATCH", lineUrl, {
+      itemReturnJobVersion: 3,
+      status: "ACCEPTED",
+      decisionReason: { reasonLocalized: { en_US: "As new" } },
+      refund: { status: "OPEN", percent: 100 },
+    });
+    expect(accepted.status, accepted.text).toBe(200);
+    conformant("ItemReturnJob", accepted.body);
+    expect(accepted.body.itemReturns[0].returnedLineItems[0]).toMatchObject({
+      status: "ACCEPTED",
+      decisionReason: { reasonLocalized: { en_US: "As new" }, reason: "As new" },
+      refund: { status: "OPEN", percent: 100 },
+    });
+    const reopen = await api("PATCH", lineUrl, { itemReturnJobVersion: 4, status: "OPEN" });
+    expect(reopen.status).toBe(422);
+    for (const refund of [
+      { status: "OPEN" },
+      { status: "OPEN", percent: 10, price: { value: 1, currency: "EUR" } },
+      { status: "OPEN", percent: 101 },
+      { status: "DONE", percent: 1 },
+      { status: "OPEN", price: { value: 1, currency: "EUR", extra: 1 } },
+    ]) {
+      const res = await api("PATCH", lineUrl, { itemReturnJobVersion: 4, refund });
+      expect(res.status, JSON.stringify(refund)).toBe(400);
+    }
+    const missingVersion = await api("PATCH", lineUrl, { status: "ACCEPTED" });
+    expect(missingVersion.status).toBe(400);
+    expect(
+      (await api("PATCH", `${path(job, ir)}/returnedlineitems/${UNKNOWN}`, { itemReturnJobVersion: 4 }))
+        .status,
+    ).toBe(404);
+  });
+});
+
+describe("REFUND_TRIGGERED", () => {
+  const refundEvents = async (jobId: string, atLeast: number) => {
+    const audits = await eventually(async () => {
+      const res = await api("POST", "/api/audits/search", { query: { entityRef: { eq: jobId } }, size: 100 });
+      return res.body.audits?.length >= atLeast ? (res.body.audits as any[]) : undefined;
+    });
+    return audits.filter((a) => a.operation.name === "REFUND_TRIGGERED").length;
+  };
+
+  it("is emitted once when every line is decided, never while one is open", async () => {
+    const job = (await addReturn(await createJob(), 1)).body;
+    const ir = job.itemReturns[0];
+    const [a, b] = ir.returnedLineItems;
+    const first = await api("PATCH", `${path(job, ir)}/returnedlineitems/${a.id}`, {
+      itemReturnJobVersion: 2,
+      status: "ACCEPTED",
+    });
+    expect(first.status).toBe(200);
+    // Job created, item return added, one line accepted: 3 events, no refund yet.
+    expect(await refundEvents(job.id, 3)).toBe(0);
+    const last = await api("PATCH", `${path(job, ir)}/returnedlineitems/${b.id}`, {
+      itemReturnJobVersion: 3,
+      status: "REJECTED",
+    });
+    expect(last.status).toBe(200);
+    expect(await refundEvents(job.id, 5)).toBe(1);
+    // Deciding again (a decision reason on a closed line) does not trigger it twice.
+    await api("PATCH", `${path(job, ir)}/returnedlineitems/${b.id}`, {
+      itemReturnJobVersion: 4,
+      decisionReason: { reasonLocalized: { en_US: "Worn" } },
+    });
+    expect(await refundEvents(job.id, 6)).toBe(1);
+  });
+
+  it("exactly once when the last two lines are closed by concurrent requests (20 runs)", async () => {
+    for (let run = 0; run < 20; run++) {
+      const job = (await addReturn(await createJob(), 1)).body;
+      const ir = job.itemReturns[0];
+      // Both name version 2: one wins, the other is a 409 and retries on the new version, as a
+      // client does; whichever closes the last line triggers the refund.
+      const close = async (line: any, status: string) => {
+        for (let version = 2; ; version++) {
+          const res = await api("PATCH", `${path(job, ir)}/returnedlineitems/${line.id}`, {
+            itemReturnJobVersion: version,
+            status,
+          });
+          if (res.status === 200) return;
+          expect(res.status, res.text).toBe(409);
+        }
+      };
+      await Promise.all([
+        close(ir.returnedLineItems[0], "ACCEPTED"),
+        close(ir.returnedLineItems[1], "CANCELED"),
+      ]);
+      expect(await refundEvents(job.id, 5), `run ${run}`).toBe(1);
+    }
+  }, 120_000);
+});
+
+describe("tenancy", () => {
+  it("tenant B reads and changes nothing of tenant A's item returns", async () => {
+    const job = (await addReturn(await createJob(), 1)).body;
+    const ir = job.itemReturns[0];
+    expect((await other("GET", path(job, ir))).status).toBe(404);
+    expect((await other("GET", `/api/itemreturnjobs/${job.id}/itemreturns`)).status).toBe(404);
+    expect((await addReturn(job, 2, {}, other)).status).toBe(404);
+    expect(
+      (await other("POST", `${path(job, ir)}/actions`, { name: "StartItemReturn", itemReturnJobVersion: 2 }))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await other("PATCH", `${path(job, ir)}/returnedlineitems/${ir.returnedLineItems[0].id}`, {
+          itemReturnJobVersion: 2,
+          status: "ACCEPTED",
+        })
+      ).status,
+    ).toBe(404);
+    expect((await api("GET", `/api/itemreturnjobs/${job.id}`)).body.version).toBe(2);
+  });
+});
