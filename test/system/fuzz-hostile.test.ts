@@ -333,6 +333,15 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
         status: "REJECTED",
         decisionReason: { reasonLocalized: { en_US: "x" } },
       }),
+    "PUT /api/itemreturnjobs/{itemReturnJobId}/itemreturns/{itemReturnId}/returnedlineitems": () => ({
+      itemReturnJobVersion: 2,
+      returnedLineItems: [{ itemReturnJobLineItemRef: ids.returnLineItemId, status: "OPEN" }],
+    }),
+    "PUT /api/itemreturnjobs/{itemReturnJobId}/itemreturns/{itemReturnId}/returnednotreturnablelineitems":
+      () => ({
+        itemReturnJobVersion: 2,
+        returnedNotReturnableLineItems: [{ itemReturnJobLineItemRef: ids.returnLineItemId, status: "OPEN" }],
+      }),
     "POST /api/cancelationreasons": () => ({ reason: f.pick(["H", "R"]), reasonLocalized: { en_US: "R" } }),
     "PUT /api/cancelationreasons/{cancelationReasonId}": () => ({
       version: 1,

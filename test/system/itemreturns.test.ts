@@ -208,6 +208,50 @@ describe("item return actions and line items", () => {
   });
 });
 
+describe("replacing line item lists and the deprecated DELETE", () => {
+  it("PUT replaces a list (1-100, new ids) on the job version; DELETE removes the item return", async () => {
+    const job = (await addReturn(await createJob(), 1)).body;
+    const ir = job.itemReturns[0];
+    const ref = job.returnableLineItems[1].id;
+    const put = await api("PUT", `${path(job, ir)}/returnedlineitems`, {
+      itemReturnJobVersion: 2,
+      returnedLineItems: [returned(ref, { status: "IN_PROGRESS" })],
+    });
+    expect(put.status, put.text).toBe(200);
+    conformant("ItemReturnJob", put.body);
+    const lines = put.body.itemReturns[0].returnedLineItems;
+    expect(lines).toEqual([
+      expect.objectContaining({ itemReturnJobLineItemRefs: [ref], status: "IN_PROGRESS" }),
+    ]);
+    expect(lines[0].id).not.toBe(ir.returnedLineItems[1].id);
+    expect(put.body.returnableLineItems.map((l: any) => l.returned)).toEqual([0, 1]);
+    const notReturnable = await api("PUT", `${path(job, ir)}/returnednotreturnablelineitems`, {
+      itemReturnJobVersion: 3,
+      returnedNotReturnableLineItems: [returned(job.notReturnableLineItems[0].id)],
+    });
+    expect(notReturnable.status, notReturnable.text).toBe(200);
+    for (const [body, status] of [
+      [{ itemReturnJobVersion: 4, returnedLineItems: [] }, 400],
+      [{ itemReturnJobVersion: 4, returnedLineItems: Array(101).fill(returned(ref)) }, 400],
+      [{ returnedLineItems: [returned(ref)] }, 400],
+      [{ itemReturnJobVersion: 3, returnedLineItems: [returned(ref)] }, 409],
+    ] as const) {
+      expect(
+        (await api("PUT", `${path(job, ir)}/returnedlineitems`, body)).status,
+        JSON.stringify(body).slice(0, 80),
+      ).toBe(status);
+    }
+    expect((await api("DELETE", `${path(job, ir)}?itemReturnJobVersion=3`)).status).toBe(409);
+    expect((await api("DELETE", path(job, ir))).status).toBe(400);
+    const del = await api("DELETE", `${path(job, ir)}?itemReturnJobVersion=4`);
+    expect(del.status, del.text).toBe(200);
+    expect(del.headers.get("deprecation")).toBeTruthy();
+    expect(del.body).toMatchObject({ version: 5, itemReturns: [] });
+    expect(del.body.returnableLineItems.map((l: any) => l.returned)).toEqual([0, 0]);
+    expect((await api("DELETE", `${path(job, ir)}?itemReturnJobVersion=5`)).status).toBe(404);
+  });
+});
+
 describe("REFUND_TRIGGERED", () => {
   const refundEvents = async (jobId: string, atLeast: number) => {
     const audits = await eventually(async () => {

@@ -8,6 +8,7 @@ import type { RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import {
   AddItemReturnToItemReturnJob,
+  DeleteItemReturnQuery,
   ItemReturn,
   ItemReturnActionsParameter,
   ItemReturnJob,
@@ -20,6 +21,8 @@ import {
   ItemReturnNotReturnableLineItemForUpdate,
   ItemReturnParams,
   NotReturnableLineParams,
+  ReplaceReturnedLineItems,
+  ReplaceReturnedNotReturnableLineItems,
   ReturnedLineParams,
 } from "./schemas.ts";
 
@@ -284,4 +287,79 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       },
     );
   }
+
+  for (const [path, kind, body, summary] of [
+    [
+      "returnedlineitems",
+      ReturnLineItemKind.RETURNED,
+      ReplaceReturnedLineItems,
+      "Replace returned line items",
+    ],
+    [
+      "returnednotreturnablelineitems",
+      ReturnLineItemKind.NOT_RETURNABLE,
+      ReplaceReturnedNotReturnableLineItems,
+      "Replace returned not returnable line items",
+    ],
+  ] as const) {
+    app.put(
+      `${JOB}/itemreturns/:itemReturnId/${path}`,
+      {
+        ...plainJson,
+        schema: {
+          summary,
+          description:
+            "Replaces the list with 1 to 100 new line items (new ids) on the job version the body names (409 when stale); answers the whole job.",
+          tags,
+          params: ItemReturnParams,
+          body,
+          response: { 200: ItemReturnJob, ...errorResponses(400, 401, 403, 404, 409) },
+        },
+        config: { permissions: ["RETURN_WRITE"], lifecycle: "GA" },
+      },
+      async (req, reply) => {
+        const p = req.params as { itemReturnJobId: string; itemReturnId: string };
+        const res = await returns.replaceReturnLineItems(
+          {
+            itemReturnJobId: p.itemReturnJobId,
+            itemReturnId: p.itemReturnId,
+            kind,
+            body: req.body as JsonObject,
+          },
+          callOptions(req.ctx),
+        );
+        return sendDocument(reply, res.itemReturnJob?.documentJson);
+      },
+    );
+  }
+
+  app.delete(
+    `${JOB}/itemreturns/:itemReturnId`,
+    {
+      ...plainJson,
+      schema: {
+        summary: "Delete item return",
+        description:
+          "Deprecated. Removes the item return on the job version the query names (409 when stale); answers the job.",
+        tags,
+        params: ItemReturnParams,
+        querystring: DeleteItemReturnQuery,
+        response: { 200: ItemReturnJob, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      config: { permissions: ["RETURN_WRITE"], lifecycle: "deprecated" },
+    },
+    async (req, reply) => {
+      const p = req.params as { itemReturnJobId: string; itemReturnId: string };
+      const q = req.query as { itemReturnJobVersion: number };
+      const res = await returns.deleteItemReturn(
+        {
+          itemReturnJobId: p.itemReturnJobId,
+          id: p.itemReturnId,
+          itemReturnJobVersion: BigInt(q.itemReturnJobVersion),
+        },
+        callOptions(req.ctx),
+      );
+      return sendDocument(reply, res.itemReturnJob?.documentJson);
+    },
+  );
 }

@@ -345,3 +345,21 @@ export const NotReturnableLineParams = Type.Object({
   itemReturnId: Type.String({ maxLength: 256 }),
   returnedNotReturnableLineItemId: Type.String({ maxLength: 256 }),
 });
+
+export const ReplaceReturnedLineItems = Type.Object(
+  {
+    itemReturnJobVersion: RequestVersion({ minimum: 0, description: "Version of the entity to be changed" }),
+    returnedLineItems: Type.Array(ItemReturnLineItemForCreation, { minItems: 1, maxItems: 100 }),
+  },
+  { title: "ReplaceReturnedLineItems" },
+);
+export const ReplaceReturnedNotReturnableLineItems = Type.Object(
+  {
+    itemReturnJobVersion: RequestVersion({ minimum: 0, description: "Version of the entity to be changed" }),
+    returnedNotReturnableLineItems: Type.Array(ItemReturnLineItemForCreation, { minItems: 1, maxItems: 100 }),
+  },
+  { title: "ReplaceReturnedNotReturnableLineItems" },
+);
+export const DeleteItemReturnQuery = Type.Object({
+  itemReturnJobVersion: RequestVersion({ minimum: 0, description: "Version of the item return job" }),
+});

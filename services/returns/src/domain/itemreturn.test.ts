@@ -5,6 +5,8 @@ import {
   type ItemReturn,
   itemReturnAction,
   patchReturnLine,
+  removeItemReturn,
+  replaceReturnLines,
 } from "./itemreturn.ts";
 import { createJob, type ItemReturnJob } from "./job.ts";
 import type { JsonObject } from "./types.ts";
@@ -180,5 +182,37 @@ describe("patchReturnLine and the refund rule", () => {
       c,
     ).job;
     expect(allLinesClosed(canceled)).toBe(false);
+  });
+});
+
+describe("replaceReturnLines and removeItemReturn", () => {
+  it("replaces one list with 1-100 new lines; removing recounts the job lines", () => {
+    const j = job();
+    const added = add(j, [{ itemReturnJobLineItemRef: ref(j), status: "OPEN" }]).job;
+    const ir = irOf(added);
+    const replaced = replaceReturnLines(
+      added,
+      ir.id,
+      "returned",
+      {
+        itemReturnJobVersion: 2,
+        returnedLineItems: [{ itemReturnJobLineItemRef: ref(j), status: "ACCEPTED" }],
+      },
+      c,
+    );
+    expect(replaced.itemReturn.returnedLineItems).toEqual([expect.objectContaining({ status: "ACCEPTED" })]);
+    expect(replaced.itemReturn.returnedLineItems[0]!.id).not.toBe(ir.returnedLineItems[0]!.id);
+    expect(() =>
+      replaceReturnLines(added, ir.id, "returned", { itemReturnJobVersion: 2, returnedLineItems: [] }, c),
+    ).toThrow(expect.objectContaining({ code: "LINE_ITEMS_REQUIRED" }));
+    const removed = removeItemReturn(replaced.job, ir.id, 3, c).job;
+    expect(removed.itemReturns).toEqual([]);
+    expect(removed.returnableLineItems[0]).toMatchObject({ returned: 0, returnable: 2 });
+    expect(() => removeItemReturn(replaced.job, ir.id, 2, c)).toThrow(
+      expect.objectContaining({ kind: "version_conflict" }),
+    );
+    expect(() => removeItemReturn(removed, ir.id, 4, c)).toThrow(
+      expect.objectContaining({ kind: "not_found" }),
+    );
   });
 });

@@ -308,6 +308,51 @@ export function patchReturnLine(
 }
 
 /**
+ * PUT .../returnedlineitems or .../returnednotreturnablelineitems: the item return's list replaced
+ * by 1 to 100 new lines (new ids), on the job version the body names.
+ */
+export function replaceReturnLines(
+  job: ItemReturnJob,
+  itemReturnId: string,
+  kind: LineKind,
+  body: JsonObject,
+  c: ChangeContext,
+) {
+  const i = findItemReturn(job, itemReturnId);
+  checkJobVersion(job, body.itemReturnJobVersion);
+  const field = `/${LIST[kind]}`;
+  const given = body[LIST[kind]];
+  if (!Array.isArray(given) || given.length === 0) {
+    throw invalid(
+      "LINE_ITEMS_REQUIRED",
+      `${LIST[kind]} needs 1 to ${ITEM_RETURN_LIMITS.lineItems} line items.`,
+      field,
+    );
+  }
+  const list = [...(job.itemReturns as unknown as ItemReturn[])];
+  const ir = list[i] as ItemReturn;
+  list[i] = {
+    ...ir,
+    [LIST[kind]]: returnLines(given, job, kind, c, field),
+    lastModified: c.now.toISOString(),
+  };
+  return { job: touch(job, list, c), itemReturn: list[i] as ItemReturn };
+}
+
+/** The deprecated DELETE .../itemreturns/{id}?itemReturnJobVersion=: the item return removed. */
+export function removeItemReturn(
+  job: ItemReturnJob,
+  itemReturnId: string,
+  version: unknown,
+  c: ChangeContext,
+) {
+  const i = findItemReturn(job, itemReturnId);
+  checkJobVersion(job, version);
+  const list = (job.itemReturns as unknown as ItemReturn[]).filter((_, j) => j !== i);
+  return { job: touch(job, list, c) };
+}
+
+/**
  * Whether every line item of the job's item returns (those not canceled or obsolete) is decided:
  * ACCEPTED, REJECTED or CANCELED. A job without any line item is not.
  */

@@ -17,6 +17,11 @@ import * as reasons from "../usecases/reasons.ts";
 import { toJobMessage, toReasonMessage } from "./mapper.ts";
 
 const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
+function kindOf(k: ReturnLineItemKind): "returned" | "notReturnable" {
+  if (k === ReturnLineItemKind.RETURNED) return "returned";
+  if (k === ReturnLineItemKind.NOT_RETURNABLE) return "notReturnable";
+  throw invalid("UNKNOWN_KIND", "kind must name a line item list.", "kind");
+}
 const json = (doc: unknown) => Buffer.from(JSON.stringify(doc), "utf8");
 
 function actionOf(a: Action): ReasonAction {
@@ -124,10 +129,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         return { itemReturnJob: toJobMessage(j) };
       },
       async patchReturnLineItem(req, hctx) {
-        if (req.kind === ReturnLineItemKind.UNSPECIFIED) {
-          throw invalid("UNKNOWN_KIND", "kind must name a line item list.", "kind");
-        }
-        const kind = req.kind === ReturnLineItemKind.RETURNED ? "returned" : "notReturnable";
+        const kind = kindOf(req.kind);
         const j = await itemReturns.patchLine(
           deps,
           requestContext(hctx),
@@ -136,6 +138,28 @@ export function returnRoutes(deps: ReturnsDeps) {
           kind,
           req.id,
           asDomain(req.body),
+        );
+        return { itemReturnJob: toJobMessage(j) };
+      },
+      async replaceReturnLineItems(req, hctx) {
+        const j = await itemReturns.replaceLines(
+          deps,
+          requestContext(hctx),
+          req.itemReturnJobId,
+          req.itemReturnId,
+          kindOf(req.kind),
+          asDomain(req.body),
+        );
+        return { itemReturnJob: toJobMessage(j) };
+      },
+      async deleteItemReturn(req, hctx) {
+        const version = req.itemReturnJobVersion === undefined ? undefined : Number(req.itemReturnJobVersion);
+        const j = await itemReturns.deleteItemReturn(
+          deps,
+          requestContext(hctx),
+          req.itemReturnJobId,
+          req.id,
+          version,
         );
         return { itemReturnJob: toJobMessage(j) };
       },

@@ -15,6 +15,8 @@ import {
   type ItemReturn,
   type LineKind,
   patchReturnLine,
+  removeItemReturn,
+  replaceReturnLines,
 } from "../domain/itemreturn.ts";
 import type { ItemReturnJob } from "../domain/job.ts";
 import type { JsonObject } from "../domain/types.ts";
@@ -99,4 +101,29 @@ export const patchLine = (
   writeJob(deps, ctx, jobId, (job) => ({
     job: patchReturnLine(job, itemReturnId, kind, lineId, body, ctxOf(deps)).job,
     type: "ITEM_RETURN_LINE_ITEM_UPDATED",
+  }));
+
+export const replaceLines = (
+  deps: ReturnsDeps,
+  ctx: RequestContext,
+  jobId: string,
+  itemReturnId: string,
+  kind: LineKind,
+  body: JsonObject,
+) =>
+  writeJob(deps, ctx, jobId, (job) => ({
+    job: replaceReturnLines(job, itemReturnId, kind, body, ctxOf(deps)).job,
+    type: "ITEM_RETURN_LINE_ITEMS_REPLACED",
+  }));
+
+export const deleteItemReturn = (
+  deps: ReturnsDeps,
+  ctx: RequestContext,
+  jobId: string,
+  itemReturnId: string,
+  version: number | undefined,
+) =>
+  writeJob(deps, ctx, jobId, (job) => ({
+    job: removeItemReturn(job, itemReturnId, version, ctxOf(deps)).job,
+    type: "ITEM_RETURN_DELETED",
   }));

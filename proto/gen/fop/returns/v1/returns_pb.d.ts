@@ -845,6 +845,121 @@ export declare type PatchReturnLineItemResponse = Message<"fop.returns.v1.PatchR
 export declare const PatchReturnLineItemResponseSchema: GenMessage<PatchReturnLineItemResponse>;
 
 /**
+ * ReplaceReturnLineItemsRequest carries a ReplaceReturnedLineItems (or NotReturnable) body.
+ *
+ * @generated from message fop.returns.v1.ReplaceReturnLineItemsRequest
+ */
+export declare type ReplaceReturnLineItemsRequest = Message<"fop.returns.v1.ReplaceReturnLineItemsRequest"> & {
+  /**
+   * Job id.
+   *
+   * @generated from field: string item_return_job_id = 1;
+   */
+  itemReturnJobId: string;
+
+  /**
+   * Item return id.
+   *
+   * @generated from field: string item_return_id = 2;
+   */
+  itemReturnId: string;
+
+  /**
+   * Which list.
+   *
+   * @generated from field: fop.returns.v1.ReturnLineItemKind kind = 3;
+   */
+  kind: ReturnLineItemKind;
+
+  /**
+   * {itemReturnJobVersion, returnedLineItems | returnedNotReturnableLineItems}.
+   *
+   * @generated from field: google.protobuf.Struct body = 4;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.ReplaceReturnLineItemsRequest.
+ * Use `create(ReplaceReturnLineItemsRequestSchema)` to create a new message.
+ */
+export declare const ReplaceReturnLineItemsRequestSchema: GenMessage<ReplaceReturnLineItemsRequest>;
+
+/**
+ * ReplaceReturnLineItemsResponse holds the job after the change.
+ *
+ * @generated from message fop.returns.v1.ReplaceReturnLineItemsResponse
+ */
+export declare type ReplaceReturnLineItemsResponse = Message<"fop.returns.v1.ReplaceReturnLineItemsResponse"> & {
+  /**
+   * The job.
+   *
+   * @generated from field: fop.returns.v1.ItemReturnJob item_return_job = 1;
+   */
+  itemReturnJob?: ItemReturnJob | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.ReplaceReturnLineItemsResponse.
+ * Use `create(ReplaceReturnLineItemsResponseSchema)` to create a new message.
+ */
+export declare const ReplaceReturnLineItemsResponseSchema: GenMessage<ReplaceReturnLineItemsResponse>;
+
+/**
+ * DeleteItemReturnRequest names an item return and the job version.
+ *
+ * @generated from message fop.returns.v1.DeleteItemReturnRequest
+ */
+export declare type DeleteItemReturnRequest = Message<"fop.returns.v1.DeleteItemReturnRequest"> & {
+  /**
+   * Job id.
+   *
+   * @generated from field: string item_return_job_id = 1;
+   */
+  itemReturnJobId: string;
+
+  /**
+   * Item return id.
+   *
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * The job version the request names.
+   *
+   * @generated from field: optional int64 item_return_job_version = 3;
+   */
+  itemReturnJobVersion?: bigint | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.DeleteItemReturnRequest.
+ * Use `create(DeleteItemReturnRequestSchema)` to create a new message.
+ */
+export declare const DeleteItemReturnRequestSchema: GenMessage<DeleteItemReturnRequest>;
+
+/**
+ * DeleteItemReturnResponse holds the job after the removal.
+ *
+ * @generated from message fop.returns.v1.DeleteItemReturnResponse
+ */
+export declare type DeleteItemReturnResponse = Message<"fop.returns.v1.DeleteItemReturnResponse"> & {
+  /**
+   * The job.
+   *
+   * @generated from field: fop.returns.v1.ItemReturnJob item_return_job = 1;
+   */
+  itemReturnJob?: ItemReturnJob | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.DeleteItemReturnResponse.
+ * Use `create(DeleteItemReturnResponseSchema)` to create a new message.
+ */
+export declare const DeleteItemReturnResponseSchema: GenMessage<DeleteItemReturnResponse>;
+
+/**
  * ReasonAction is the action a reason can be attached to: it names the reason resource.
  *
  * @generated from enum fop.returns.v1.ReasonAction
@@ -1056,6 +1171,26 @@ export declare const ReturnsService: GenService<{
     methodKind: "unary";
     input: typeof PatchReturnLineItemRequestSchema;
     output: typeof PatchReturnLineItemResponseSchema;
+  },
+  /**
+   * ReplaceReturnLineItems replaces one line item list of an item return; answers the job.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.ReplaceReturnLineItems
+   */
+  replaceReturnLineItems: {
+    methodKind: "unary";
+    input: typeof ReplaceReturnLineItemsRequestSchema;
+    output: typeof ReplaceReturnLineItemsResponseSchema;
+  },
+  /**
+   * DeleteItemReturn removes an item return (deprecated REST DELETE); answers the job.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.DeleteItemReturn
+   */
+  deleteItemReturn: {
+    methodKind: "unary";
+    input: typeof DeleteItemReturnRequestSchema;
+    output: typeof DeleteItemReturnResponseSchema;
   },
 }>;
 
