@@ -311,6 +311,63 @@ describe("REFUND_TRIGGERED", () => {
   }, 120_000);
 });
 
+describe("GET /api/itemreturns", () => {
+  it("finds item returns across jobs by status, line status, facility and search term; pages; counts", async () => {
+    const tenant = sys.as(await sys.token(`ir-${Date.now()}`));
+    const f = (await tenant("POST", "/api/facilities", { name: "F", address: facilityAddress })).body.id;
+    const g = (await tenant("POST", "/api/facilities", { name: "G", address: facilityAddress })).body.id;
+    const job = async (title: string) =>
+      (
+        await tenant("POST", "/api/itemreturnjobs", {
+          originFacilityRefs: [f],
+          status: "OPEN",
+          consumerAddresses: [{ ...facilityAddress, lastName: "Curie" }],
+          returnableLineItems: [{ article: { tenantArticleId: "SKU-9", title }, delivered: 1 }],
+          tenantOrderId: `ORD-${title}`,
+        })
+      ).body;
+    const add = async (j: any, facility: string, status: string, lineStatus: string) =>
+      (
+        await tenant("POST", `/api/itemreturnjobs/${j.id}/itemreturns`, {
+          itemReturnJobVersion: j.version,
+          itemReturnForCreation: {
+            status,
+            returnFacilityRef: facility,
+            returnedLineItems: [
+              { itemReturnJobLineItemRef: j.returnableLineItems[0].id, status: lineStatus },
+            ],
+          },
+        })
+      ).body;
+    const j1 = await add(await job("Kettle"), f, "OPEN", "OPEN");
+    const j2 = await add(await job("Toaster"), g, "IN_PROGRESS", "ACCEPTED");
+    const [a, b] = [j1.itemReturns[0], j2.itemReturns[0]];
+    const ids = async (query: string) => {
+      const res = await tenant("GET", `/api/itemreturns${query}`);
+      expect(res.status, res.text).toBe(200);
+      conformant("ItemReturns", res.body);
+      return { ids: res.body.itemReturns.map((r: any) => r.id), total: res.body.totalCount };
+    };
+    expect(await ids("")).toEqual({ ids: [a.id, b.id], total: 2 });
+    const all = (await tenant("GET", "/api/itemreturns")).body.itemReturns;
+    expect(all[0]).toEqual({ ...a, searchPaths: [`itemReturnJobs/${j1.id}`] });
+    expect((await ids("?size=1")).ids).toEqual([a.id]);
+    expect((await ids(`?startAfterId=${a.id}`)).ids).toEqual([b.id]);
+    expect((await ids("?itemReturnStatus=IN_PROGRESS")).ids).toEqual([b.id]);
+    expect((await ids("?itemReturnLineItemStatus=ACCEPTED&itemReturnLineItemStatus=REJECTED")).ids).toEqual([
+      b.id,
+    ]);
+    expect((await ids(`?facilityRefs=${g}`)).ids).toEqual([b.id]);
+    expect((await ids("?searchTerm=kettle")).ids).toEqual([a.id]);
+    expect((await ids("?searchTerm=curie")).total).toBe(2);
+    expect((await ids("?anonymized=true")).total).toBe(0);
+    expect((await tenant("GET", "/api/itemreturns?itemReturnStatus=LOST")).status).toBe(400);
+    expect(
+      (await other("GET", "/api/itemreturns?size=500")).body.itemReturns.map((r: any) => r.id),
+    ).not.toContain(a.id);
+  });
+});
+
 describe("tenancy", () => {
   it("tenant B reads and changes nothing of tenant A's item returns", async () => {
     const job = (await addReturn(await createJob(), 1)).body;

@@ -20,6 +20,8 @@ import {
   ItemReturnLineItemForUpdate,
   ItemReturnNotReturnableLineItemForUpdate,
   ItemReturnParams,
+  ItemReturns,
+  ItemReturnsQuery,
   NotReturnableLineParams,
   ReplaceReturnedLineItems,
   ReplaceReturnedNotReturnableLineItems,
@@ -360,6 +362,48 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
         callOptions(req.ctx),
       );
       return sendDocument(reply, res.itemReturnJob?.documentJson);
+    },
+  );
+
+  app.get(
+    "/api/itemreturns",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get item returns",
+        description:
+          "Item returns across jobs, by id (creation order); `searchPaths` names the job each is in. Filters combine: searchTerm (item return id, tenantOrderId, consumer names, article ids and titles), statuses, line item statuses, facilityRefs (return or origin facility), anonymized (repeat a parameter for several values).",
+        tags,
+        querystring: ItemReturnsQuery,
+        response: { 200: ItemReturns, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ["RETURN_READ"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const q = req.query as {
+        size?: number;
+        startAfterId?: string;
+        searchTerm?: string;
+        itemReturnStatus?: string[];
+        itemReturnLineItemStatus?: string[];
+        facilityRefs?: string[];
+        anonymized?: boolean;
+      };
+      const res = await returns.findItemReturns(
+        {
+          page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" },
+          searchTerm: q.searchTerm ?? "",
+          itemReturnStatus: list(q.itemReturnStatus),
+          itemReturnLineItemStatus: list(q.itemReturnLineItemStatus),
+          facilityRefs: list(q.facilityRefs),
+          anonymizedGiven: q.anonymized !== undefined,
+          anonymized: q.anonymized ?? false,
+        },
+        callOptions(req.ctx),
+      );
+      return sendDocumentPage(reply, "itemReturns", res.itemReturnsJson, {
+        totalCount: Number(res.totalCount),
+      });
     },
   );
 }

@@ -363,3 +363,28 @@ export const ReplaceReturnedNotReturnableLineItems = Type.Object(
 export const DeleteItemReturnQuery = Type.Object({
   itemReturnJobVersion: RequestVersion({ minimum: 0, description: "Version of the item return job" }),
 });
+
+export const ItemReturnsQuery = Type.Object({
+  ...ListQuery,
+  searchTerm: opt(Type.String({ maxLength: 256 })),
+  itemReturnStatus: Repeated(ITEM_RETURN_STATUSES),
+  itemReturnLineItemStatus: Repeated(LINE_STATUSES),
+  facilityRefs: Repeated(),
+  orderBy: opt(
+    Type.String({ maxLength: 64, description: "Accepted; results are in creation order (by id)." }),
+  ),
+  anonymized: opt(Type.Boolean()),
+});
+
+export const ItemReturns = Type.Object(
+  {
+    itemReturns: Type.Array(
+      Type.Object({}, { additionalProperties: true, title: "ItemReturnsWithSearchPaths" }),
+      {
+        maxItems: 500,
+      },
+    ),
+    totalCount: Type.Number({ description: "Total number of found entities for this query" }),
+  },
+  { title: "ItemReturns" },
+);

@@ -196,3 +196,56 @@ export async function markRefundTriggered(db: Db, tenant: string, id: string, at
   });
   return rows.length > 0;
 }
+
+export interface ItemReturnFilter {
+  searchTerm?: string;
+  itemReturnStatuses: string[];
+  lineItemStatuses: string[];
+  facilityRefs: string[];
+  anonymized?: boolean;
+}
+
+/**
+ * GET /api/itemreturns: item returns across the tenant's jobs, by item return id (creation order),
+ * each with its job's id; the filters read the job document in SQL.
+ */
+export async function listItemReturnsAcrossJobs(
+  db: Db,
+  tenant: string,
+  f: ItemReturnFilter,
+  page: { size: number; startAfterId: string },
+): Promise<{ rows: { jobId: string; itemReturn: Record<string, unknown> }[]; total: number }> {
+  const from = `from item_return_job j cross join lateral jsonb_array_elements(j.doc->'itemReturns') r
+    where j.tenant_id = $1
+      and (cardinality($2::text[]) = 0 or r->>'status' = any($2))
+      and (cardinality($3::text[]) = 0 or exists (
+        select 1 from jsonb_array_elements(r->'returnedLineItems' || coalesce(r->'returnedNotReturnableLineItems', '[]')) l
+        where l->>'status' = any($3)))
+      and (cardinality($4::text[]) = 0 or r->>'returnFacilityRef' = any($4) or j.origin_facility_refs && $4)
+      and ($5::boolean is null or j.anonymized = $5)
+      and ($6::text is null or strpos(lower(concat_ws(' ', r->>'id', j.search_text,
+        (select string_agg(concat_ws(' ', l->>'tenantArticleId', l->'article'->>'tenantArticleId', l->'article'->>'title'), ' ')
+         from jsonb_array_elements(j.doc->'returnableLineItems' || coalesce(j.doc->'notReturnableLineItems', '[]')) l))),
+        lower($6)) > 0)`;
+  const params = [
+    tenant,
+    f.itemReturnStatuses,
+    f.lineItemStatuses,
+    f.facilityRefs,
+    f.anonymized ?? null,
+    f.searchTerm ?? null,
+  ];
+  const [rows, count] = await Promise.all([
+    query<{ job_id: string; item_return: Record<string, unknown> }>(db, {
+      text: `select j.id::text as job_id, r as item_return ${from}
+        and ($7::text is null or r->>'id' > $7) order by r->>'id' limit $8`,
+      params: [...params, page.startAfterId || null, page.size],
+      prepare: true,
+    }),
+    query<{ total: string }>(db, { text: `select count(*) as total ${from}`, params, prepare: true }),
+  ]);
+  return {
+    rows: rows.map((r) => ({ jobId: r.job_id, itemReturn: r.item_return })),
+    total: Number(count[0]?.total ?? 0),
+  };
+}

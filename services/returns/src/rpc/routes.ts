@@ -163,6 +163,21 @@ export function returnRoutes(deps: ReturnsDeps) {
         );
         return { itemReturnJob: toJobMessage(j) };
       },
+      async findItemReturns(req, hctx) {
+        const r = await itemReturns.findItemReturns(
+          deps,
+          requestContext(hctx),
+          {
+            searchTerm: req.searchTerm || undefined,
+            itemReturnStatuses: req.itemReturnStatus,
+            lineItemStatuses: req.itemReturnLineItemStatus,
+            facilityRefs: req.facilityRefs,
+            anonymized: req.anonymizedGiven ? req.anonymized : undefined,
+          },
+          listPage(req.page),
+        );
+        return { itemReturnsJson: r.itemReturns.map(json), totalCount: BigInt(r.total) };
+      },
       async itemReturnJobAction(req, hctx) {
         const j = await jobs.applyJobAction(deps, requestContext(hctx), req.id, asDomain(req.action));
         return { itemReturnJob: toJobMessage(j) };

@@ -7,7 +7,13 @@ import type { RequestContext } from "@fop/kit/context";
 import { inTransaction } from "@fop/kit/db/tx";
 import { invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
-import { loadJob, markRefundTriggered, updateJob } from "../db/rows.ts";
+import {
+  type ItemReturnFilter,
+  listItemReturnsAcrossJobs,
+  loadJob,
+  markRefundTriggered,
+  updateJob,
+} from "../db/rows.ts";
 import {
   itemReturnAction as act,
   addItemReturn as add,
@@ -127,3 +133,23 @@ export const deleteItemReturn = (
     job: removeItemReturn(job, itemReturnId, version, ctxOf(deps)).job,
     type: "ITEM_RETURN_DELETED",
   }));
+
+/** GET /api/itemreturns: item returns across jobs (searchPaths: the job they are in). */
+export async function findItemReturns(
+  deps: ReturnsDeps,
+  ctx: RequestContext,
+  filter: ItemReturnFilter,
+  page: { size: number; startAfterId: string },
+) {
+  if (page.startAfterId && !isUuid(page.startAfterId)) {
+    throw invalid("INVALID_ID", "startAfterId must be an item return id.", "startAfterId");
+  }
+  const { rows, total } = await listItemReturnsAcrossJobs(deps.db, ctx.tenant, filter, {
+    ...page,
+    startAfterId: page.startAfterId.toLowerCase(),
+  });
+  return {
+    itemReturns: rows.map((r) => ({ ...r.itemReturn, searchPaths: [`itemReturnJobs/${r.jobId}`] })),
+    total,
+  };
+}

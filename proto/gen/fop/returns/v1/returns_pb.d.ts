@@ -960,6 +960,95 @@ export declare type DeleteItemReturnResponse = Message<"fop.returns.v1.DeleteIte
 export declare const DeleteItemReturnResponseSchema: GenMessage<DeleteItemReturnResponse>;
 
 /**
+ * FindItemReturnsRequest holds the query parameters of GET /api/itemreturns (empty: no filter).
+ *
+ * @generated from message fop.returns.v1.FindItemReturnsRequest
+ */
+export declare type FindItemReturnsRequest = Message<"fop.returns.v1.FindItemReturnsRequest"> & {
+  /**
+   * Paging (size, startAfterId: an item return id).
+   *
+   * @generated from field: fop.common.v1.ListRequest page = 1;
+   */
+  page?: ListRequest | undefined;
+
+  /**
+   * Text in the item return id, tenantOrderId, consumer names, article ids or titles.
+   *
+   * @generated from field: string search_term = 2;
+   */
+  searchTerm: string;
+
+  /**
+   * Item returns in one of these statuses.
+   *
+   * @generated from field: repeated string item_return_status = 3;
+   */
+  itemReturnStatus: string[];
+
+  /**
+   * Item returns with a line item in one of these statuses.
+   *
+   * @generated from field: repeated string item_return_line_item_status = 4;
+   */
+  itemReturnLineItemStatus: string[];
+
+  /**
+   * Item returns whose return facility (or job's origin facility) is one of these.
+   *
+   * @generated from field: repeated string facility_refs = 5;
+   */
+  facilityRefs: string[];
+
+  /**
+   * Whether the request filters by anonymized at all.
+   *
+   * @generated from field: bool anonymized_given = 6;
+   */
+  anonymizedGiven: boolean;
+
+  /**
+   * Anonymized (true) or not (false), when anonymized_given.
+   *
+   * @generated from field: bool anonymized = 7;
+   */
+  anonymized: boolean;
+};
+
+/**
+ * Describes the message fop.returns.v1.FindItemReturnsRequest.
+ * Use `create(FindItemReturnsRequestSchema)` to create a new message.
+ */
+export declare const FindItemReturnsRequestSchema: GenMessage<FindItemReturnsRequest>;
+
+/**
+ * FindItemReturnsResponse holds one page.
+ *
+ * @generated from message fop.returns.v1.FindItemReturnsResponse
+ */
+export declare type FindItemReturnsResponse = Message<"fop.returns.v1.FindItemReturnsResponse"> & {
+  /**
+   * Each item return (reference ItemReturnsWithSearchPaths) as UTF-8 JSON.
+   *
+   * @generated from field: repeated bytes item_returns_json = 1;
+   */
+  itemReturnsJson: Uint8Array[];
+
+  /**
+   * Number of matches.
+   *
+   * @generated from field: int64 total_count = 2;
+   */
+  totalCount: bigint;
+};
+
+/**
+ * Describes the message fop.returns.v1.FindItemReturnsResponse.
+ * Use `create(FindItemReturnsResponseSchema)` to create a new message.
+ */
+export declare const FindItemReturnsResponseSchema: GenMessage<FindItemReturnsResponse>;
+
+/**
  * ReasonAction is the action a reason can be attached to: it names the reason resource.
  *
  * @generated from enum fop.returns.v1.ReasonAction
@@ -1191,6 +1280,16 @@ export declare const ReturnsService: GenService<{
     methodKind: "unary";
     input: typeof DeleteItemReturnRequestSchema;
     output: typeof DeleteItemReturnResponseSchema;
+  },
+  /**
+   * FindItemReturns pages through item returns across the tenant's jobs (GET /api/itemreturns).
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.FindItemReturns
+   */
+  findItemReturns: {
+    methodKind: "unary";
+    input: typeof FindItemReturnsRequestSchema;
+    output: typeof FindItemReturnsResponseSchema;
   },
 }>;
 
