@@ -342,6 +342,12 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
         itemReturnJobVersion: 2,
         returnedNotReturnableLineItems: [{ itemReturnJobLineItemRef: ids.returnLineItemId, status: "OPEN" }],
       }),
+    "PUT /api/configurations/return": () => ({
+      version: f.pick([0, 1]),
+      active: true,
+      availableReturnReasons: [{ reasonLocalized: { en_US: "R" } }],
+      availableItemConditions: [{ conditionLocalized: { en_US: "C" } }],
+    }),
     "POST /api/cancelationreasons": () => ({ reason: f.pick(["H", "R"]), reasonLocalized: { en_US: "R" } }),
     "PUT /api/cancelationreasons/{cancelationReasonId}": () => ({
       version: 1,

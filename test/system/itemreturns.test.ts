@@ -368,6 +368,78 @@ describe("GET /api/itemreturns", () => {
   });
 });
 
+describe("return configuration", () => {
+  it("404 until the first PUT (201), then versioned updates (200, 409 when stale); identifiers assigned", async () => {
+    const tenant = sys.as(await sys.token(`rc-${Date.now()}`));
+    expect((await tenant("GET", "/api/configurations/return")).status).toBe(404);
+    const body = {
+      version: 0,
+      active: true,
+      allowTriggerRefund: true,
+      returnTypeConfiguration: { type: "ITEM_RETURN" },
+      availableReturnReasons: [
+        { reasonLocalized: { en_US: "Too small", de_DE: "Zu klein" } },
+        { reasonLocalized: { en_US: "Damaged" }, identifier: "1" },
+        { reasonLocalized: { en_US: "Other" } },
+      ],
+      availableDecisionReasons: [
+        {
+          reasonLocalized: { en_US: "Like new" },
+          context: [{ type: "ITEM_RETURN_LINE_ITEM_STATUS", values: ["ACCEPTED"] }],
+        },
+      ],
+      availableItemConditions: [{ conditionLocalized: { en_US: "Used" } }],
+    };
+    const created = await tenant("PUT", "/api/configurations/return", body);
+    expect(created.status, created.text).toBe(201);
+    conformant("LocalizedReturnConfiguration", created.body);
+    expect(created.body).toMatchObject({ version: 1, active: true, allowTriggerRefund: true });
+    expect(created.body.availableReturnReasons.map((r: any) => [r.identifier, r.reason])).toEqual([
+      ["2", "Too small"],
+      ["1", "Damaged"],
+      ["3", "Other"],
+    ]);
+    expect(created.body.availableItemConditions[0].condition).toBe("Used");
+    expect((await tenant("GET", "/api/configurations/return")).body).toEqual(created.body);
+    const stale = await tenant("PUT", "/api/configurations/return", { ...body, version: 0 });
+    expect(stale.status).toBe(409);
+    const updated = await tenant("PUT", "/api/configurations/return", { version: 1, active: false });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body).toMatchObject({
+      version: 2,
+      active: false,
+      allowTriggerRefund: false,
+      availableReturnReasons: [],
+    });
+    for (const bad of [
+      { version: 2 },
+      { active: true },
+      {
+        version: 2,
+        active: true,
+        availableReturnReasons: [{ reasonLocalized: { en: "x" }, identifier: "100" }],
+      },
+      {
+        version: 2,
+        active: true,
+        availableReturnReasons: [
+          { reasonLocalized: { en: "x" }, identifier: "A" },
+          { reasonLocalized: { en: "y" }, identifier: "A" },
+        ],
+      },
+      {
+        version: 2,
+        active: true,
+        availableDecisionReasons: [{ reasonLocalized: { en: "x" }, context: [{ values: ["OPEN"] }] }],
+      },
+    ]) {
+      expect((await tenant("PUT", "/api/configurations/return", bad)).status, JSON.stringify(bad)).toBe(400);
+    }
+    const clerk = sys.as(await sys.token(`rc-${Date.now()}`, { roles: ["RETURNS_CLERK"] }));
+    expect((await clerk("GET", "/api/configurations/return")).status).toBe(403);
+  });
+});
+
 describe("tenancy", () => {
   it("tenant B reads and changes nothing of tenant A's item returns", async () => {
     const job = (await addReturn(await createJob(), 1)).body;

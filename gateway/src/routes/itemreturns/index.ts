@@ -22,9 +22,11 @@ import {
   ItemReturnParams,
   ItemReturns,
   ItemReturnsQuery,
+  LocalizedReturnConfiguration,
   NotReturnableLineParams,
   ReplaceReturnedLineItems,
   ReplaceReturnedNotReturnableLineItems,
+  ReturnConfiguration,
   ReturnedLineParams,
 } from "./schemas.ts";
 
@@ -404,6 +406,51 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       return sendDocumentPage(reply, "itemReturns", res.itemReturnsJson, {
         totalCount: Number(res.totalCount),
       });
+    },
+  );
+
+  app.get(
+    "/api/configurations/return",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get return configuration",
+        description: "404 until the first PUT.",
+        tags: ["Returns Configuration (Operations)"],
+        response: { 200: LocalizedReturnConfiguration, ...errorResponses(401, 403, 404) },
+      },
+      config: { permissions: ["CONFIG_READ"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const res = await returns.getReturnConfiguration({}, callOptions(req.ctx));
+      return sendDocument(reply, res.configuration?.documentJson);
+    },
+  );
+
+  app.put(
+    "/api/configurations/return",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Upsert return configuration",
+        description:
+          "201 when it creates the configuration (the version is not checked then), 200 when it replaces it on the version the body names (409 when stale). Return reasons without identifier get the next free one (1-99, then A-Z).",
+        tags: ["Returns Configuration (Operations)"],
+        body: ReturnConfiguration,
+        response: {
+          200: LocalizedReturnConfiguration,
+          201: LocalizedReturnConfiguration,
+          ...errorResponses(400, 401, 403, 409),
+        },
+      },
+      config: { permissions: ["CONFIG_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const res = await returns.putReturnConfiguration(
+        { body: req.body as JsonObject },
+        callOptions(req.ctx),
+      );
+      return sendDocument(reply.code(res.created ? 201 : 200), res.configuration?.documentJson);
     },
   );
 }

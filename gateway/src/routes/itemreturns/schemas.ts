@@ -388,3 +388,91 @@ export const ItemReturns = Type.Object(
   },
   { title: "ItemReturns" },
 );
+
+// --- return configuration ------------------------------------------------------------------------
+
+const DecisionReasonContext = Type.Object(
+  {
+    type: opt(Type.Literal("ITEM_RETURN_LINE_ITEM_STATUS")),
+    values: opt(
+      Type.Array(Enum(["ACCEPTED", "REJECTED", "WAITING_FOR_INPUT"]), { minItems: 1, maxItems: 10 }),
+    ),
+  },
+  { title: "DecisionReasonContext" },
+);
+const returnConfigFields = {
+  active: Type.Boolean({
+    deprecated: true,
+    description: "Enable or disable legacy returns. Use returnTypeConfiguration instead",
+  }),
+  allowTriggerRefund: opt(Type.Boolean({ description: "Default: false" })),
+  returnTypeConfiguration: opt(
+    Type.Object({ type: Enum(["RETURN", "ITEM_RETURN"]) }, { title: "ReturnTypeConfiguration" }),
+  ),
+  created: opt(DateTime()),
+  lastModified: opt(DateTime()),
+};
+
+export const ReturnConfiguration = Type.Object(
+  {
+    ...returnConfigFields,
+    version: RequestVersion({ description: "The current version (not checked when none exists yet)." }),
+    availableReturnReasons: opt(
+      Type.Array(
+        Type.Object(
+          {
+            reasonLocalized: LocaleString,
+            identifier: opt(
+              Type.String({
+                pattern: "^([1-9][0-9]?|[A-Z])$",
+                description: "1-99 or A-Z, unique; assigned when not given",
+              }),
+            ),
+          },
+          { title: "AvailableReturnReason" },
+        ),
+        { maxItems: 125 },
+      ),
+    ),
+    availableDecisionReasons: opt(
+      Type.Array(
+        Type.Object(
+          {
+            reasonLocalized: LocaleString,
+            context: opt(Type.Array(DecisionReasonContext, { minItems: 1, maxItems: 10 })),
+            reason: opt(Type.String()),
+          },
+          { title: "AvailableDecisionReasons" },
+        ),
+        { maxItems: 100 },
+      ),
+    ),
+    availableItemConditions: opt(
+      Type.Array(Type.Object({ conditionLocalized: LocaleString }, { title: "AvailableItemCondition" }), {
+        maxItems: 100,
+      }),
+    ),
+  },
+  { title: "ReturnConfiguration" },
+);
+
+export const LocalizedReturnConfiguration = Type.Object(
+  {
+    ...returnConfigFields,
+    version: Type.Integer(),
+    availableReturnReasons: opt(
+      Type.Array(
+        Type.Object({ reasonLocalized: LocaleString, identifier: Type.String(), reason: Type.String() }),
+      ),
+    ),
+    availableDecisionReasons: opt(
+      Type.Array(
+        Type.Object({ reasonLocalized: LocaleString, reason: Type.String() }, { additionalProperties: true }),
+      ),
+    ),
+    availableItemConditions: opt(
+      Type.Array(Type.Object({ conditionLocalized: LocaleString, condition: Type.String() })),
+    ),
+  },
+  { title: "LocalizedReturnConfiguration" },
+);

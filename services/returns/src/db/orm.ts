@@ -3,6 +3,7 @@ import type { MigrationObject } from "@mikro-orm/postgresql";
 import { M0001Initial } from "./migrations/m0001-initial.ts";
 import { M0002ItemReturnJobs } from "./migrations/m0002-item-return-jobs.ts";
 import { M0003RefundTrigger } from "./migrations/m0003-refund-trigger.ts";
+import { M0004ReturnConfiguration } from "./migrations/m0004-return-configuration.ts";
 
 /** The schema (and database role prefix) the returns service owns. */
 export const SCHEMA = "returns";
@@ -16,4 +17,5 @@ export const migrations: MigrationObject[] = [
   { name: "m0001-initial", class: M0001Initial },
   { name: "m0002-item-return-jobs", class: M0002ItemReturnJobs },
   { name: "m0003-refund-trigger", class: M0003RefundTrigger },
+  { name: "m0004-return-configuration", class: M0004ReturnConfiguration },
 ];

@@ -1,6 +1,7 @@
 /** Reading and writing rows: the document plus the columns derived from it. Parameterised SQL only. */
 import { type Db, query } from "@fop/kit/db/sql";
 import type { ItemReturnJob } from "../domain/job.ts";
+import type { ReturnConfiguration } from "../domain/return-config.ts";
 import type { Reason, ReasonAction } from "../domain/types.ts";
 
 /** Inserts a reason unless its kind has one with the same text; true when inserted. */
@@ -248,4 +249,42 @@ export async function listItemReturnsAcrossJobs(
     rows: rows.map((r) => ({ jobId: r.job_id, itemReturn: r.item_return })),
     total: Number(count[0]?.total ?? 0),
   };
+}
+
+// --- return configuration ------------------------------------------------------------------------
+
+export async function loadReturnConfiguration(
+  db: Db,
+  tenant: string,
+  forUpdate = false,
+): Promise<ReturnConfiguration | undefined> {
+  const rows = await query<{ doc: ReturnConfiguration }>(db, {
+    text: `select doc from return_configuration where tenant_id = $1${forUpdate ? " for update" : ""}`,
+    params: [tenant],
+    prepare: true,
+  });
+  return rows[0]?.doc;
+}
+
+/** Inserts the tenant's configuration unless it has one (a concurrent first PUT won); true when inserted. */
+export async function insertReturnConfigurationIfAbsent(db: Db, tenant: string, c: ReturnConfiguration) {
+  const rows = await query(db, {
+    text: `insert into return_configuration (tenant_id, version, doc) values ($1, $2, $3::jsonb)
+      on conflict (tenant_id) do nothing returning 1`,
+    params: [tenant, c.version, JSON.stringify(c)],
+    prepare: true,
+  });
+  return rows.length > 0;
+}
+
+export async function updateReturnConfiguration(
+  db: Db,
+  tenant: string,
+  c: ReturnConfiguration,
+): Promise<void> {
+  await query(db, {
+    text: "update return_configuration set version = $2, doc = $3::jsonb where tenant_id = $1",
+    params: [tenant, c.version, JSON.stringify(c)],
+    prepare: true,
+  });
 }

@@ -10,8 +10,13 @@
  */
 import { create } from "@bufbuild/protobuf";
 import type { DomainEvent } from "@fop/kit/events/envelope";
-import { ItemReturnJobSchema, ReasonSchema } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import {
+  ItemReturnJobSchema,
+  ReasonSchema,
+  ReturnConfigurationSchema,
+} from "@fop/proto/fop/returns/v1/returns_pb.js";
 import type { ItemReturnJob } from "../domain/job.ts";
+import type { ReturnConfiguration } from "../domain/return-config.ts";
 import type { Reason } from "../domain/types.ts";
 import { toJobMessage, toReasonMessage } from "../rpc/mapper.ts";
 
@@ -53,3 +58,23 @@ export const ITEM_RETURN_ACTION_EVENTS: Record<string, string> = {
   FinishItemReturn: "ITEM_RETURN_FINISHED",
   CancelItemReturn: "ITEM_RETURN_CANCELED",
 };
+
+/** RETURN_CONFIGURATION_CREATED / _UPDATED (entityRef: the tenant: there is one per tenant). */
+export const returnConfigurationEvent = (
+  change: "CREATED" | "UPDATED",
+  tenant: string,
+  c: ReturnConfiguration,
+): DomainEvent => ({
+  type: `RETURN_CONFIGURATION_${change}`,
+  entityType: "RETURN_CONFIGURATION",
+  entityRef: tenant,
+  entityVersion: c.version,
+  entityCreated: new Date(c.created),
+  payload: {
+    schema: ReturnConfigurationSchema,
+    message: create(ReturnConfigurationSchema, {
+      version: BigInt(c.version),
+      documentJson: Buffer.from(JSON.stringify(c), "utf8"),
+    }),
+  },
+});

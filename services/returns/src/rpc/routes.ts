@@ -14,6 +14,7 @@ import type { ReturnsDeps } from "../usecases/deps.ts";
 import * as itemReturns from "../usecases/itemreturns.ts";
 import * as jobs from "../usecases/jobs.ts";
 import * as reasons from "../usecases/reasons.ts";
+import * as returnConfig from "../usecases/return-config.ts";
 import { toJobMessage, toReasonMessage } from "./mapper.ts";
 
 const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
@@ -177,6 +178,21 @@ export function returnRoutes(deps: ReturnsDeps) {
           listPage(req.page),
         );
         return { itemReturnsJson: r.itemReturns.map(json), totalCount: BigInt(r.total) };
+      },
+      async getReturnConfiguration(_req, hctx) {
+        const c = await returnConfig.getReturnConfiguration(deps, requestContext(hctx));
+        return { configuration: { version: BigInt(c.version), documentJson: json(c) } };
+      },
+      async putReturnConfiguration(req, hctx) {
+        const r = await returnConfig.upsertReturnConfiguration(
+          deps,
+          requestContext(hctx),
+          asDomain(req.body),
+        );
+        return {
+          configuration: { version: BigInt(r.config.version), documentJson: json(r.config) },
+          created: r.created,
+        };
       },
       async itemReturnJobAction(req, hctx) {
         const j = await jobs.applyJobAction(deps, requestContext(hctx), req.id, asDomain(req.action));

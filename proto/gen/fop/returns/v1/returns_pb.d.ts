@@ -1049,6 +1049,114 @@ export declare type FindItemReturnsResponse = Message<"fop.returns.v1.FindItemRe
 export declare const FindItemReturnsResponseSchema: GenMessage<FindItemReturnsResponse>;
 
 /**
+ * ReturnConfiguration is the tenant's return configuration.
+ *
+ * @generated from message fop.returns.v1.ReturnConfiguration
+ */
+export declare type ReturnConfiguration = Message<"fop.returns.v1.ReturnConfiguration"> & {
+  /**
+   * Optimistic locking version, 1 on creation.
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * The read model (reference schema LocalizedReturnConfiguration) as UTF-8 JSON.
+   *
+   * @generated from field: bytes document_json = 2;
+   */
+  documentJson: Uint8Array;
+};
+
+/**
+ * Describes the message fop.returns.v1.ReturnConfiguration.
+ * Use `create(ReturnConfigurationSchema)` to create a new message.
+ */
+export declare const ReturnConfigurationSchema: GenMessage<ReturnConfiguration>;
+
+/**
+ * GetReturnConfigurationRequest has no fields: the configuration is the tenant's.
+ *
+ * @generated from message fop.returns.v1.GetReturnConfigurationRequest
+ */
+export declare type GetReturnConfigurationRequest = Message<"fop.returns.v1.GetReturnConfigurationRequest"> & {
+};
+
+/**
+ * Describes the message fop.returns.v1.GetReturnConfigurationRequest.
+ * Use `create(GetReturnConfigurationRequestSchema)` to create a new message.
+ */
+export declare const GetReturnConfigurationRequestSchema: GenMessage<GetReturnConfigurationRequest>;
+
+/**
+ * GetReturnConfigurationResponse holds the configuration.
+ *
+ * @generated from message fop.returns.v1.GetReturnConfigurationResponse
+ */
+export declare type GetReturnConfigurationResponse = Message<"fop.returns.v1.GetReturnConfigurationResponse"> & {
+  /**
+   * The configuration.
+   *
+   * @generated from field: fop.returns.v1.ReturnConfiguration configuration = 1;
+   */
+  configuration?: ReturnConfiguration | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.GetReturnConfigurationResponse.
+ * Use `create(GetReturnConfigurationResponseSchema)` to create a new message.
+ */
+export declare const GetReturnConfigurationResponseSchema: GenMessage<GetReturnConfigurationResponse>;
+
+/**
+ * PutReturnConfigurationRequest carries a ReturnConfiguration body.
+ *
+ * @generated from message fop.returns.v1.PutReturnConfigurationRequest
+ */
+export declare type PutReturnConfigurationRequest = Message<"fop.returns.v1.PutReturnConfigurationRequest"> & {
+  /**
+   * The body as validated by the gateway.
+   *
+   * @generated from field: google.protobuf.Struct body = 1;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.PutReturnConfigurationRequest.
+ * Use `create(PutReturnConfigurationRequestSchema)` to create a new message.
+ */
+export declare const PutReturnConfigurationRequestSchema: GenMessage<PutReturnConfigurationRequest>;
+
+/**
+ * PutReturnConfigurationResponse holds the configuration after the write.
+ *
+ * @generated from message fop.returns.v1.PutReturnConfigurationResponse
+ */
+export declare type PutReturnConfigurationResponse = Message<"fop.returns.v1.PutReturnConfigurationResponse"> & {
+  /**
+   * The configuration.
+   *
+   * @generated from field: fop.returns.v1.ReturnConfiguration configuration = 1;
+   */
+  configuration?: ReturnConfiguration | undefined;
+
+  /**
+   * Whether this write created it (REST 201).
+   *
+   * @generated from field: bool created = 2;
+   */
+  created: boolean;
+};
+
+/**
+ * Describes the message fop.returns.v1.PutReturnConfigurationResponse.
+ * Use `create(PutReturnConfigurationResponseSchema)` to create a new message.
+ */
+export declare const PutReturnConfigurationResponseSchema: GenMessage<PutReturnConfigurationResponse>;
+
+/**
  * ReasonAction is the action a reason can be attached to: it names the reason resource.
  *
  * @generated from enum fop.returns.v1.ReasonAction
@@ -1290,6 +1398,26 @@ export declare const ReturnsService: GenService<{
     methodKind: "unary";
     input: typeof FindItemReturnsRequestSchema;
     output: typeof FindItemReturnsResponseSchema;
+  },
+  /**
+   * GetReturnConfiguration reads the tenant's return configuration (NOT_FOUND before the first put).
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.GetReturnConfiguration
+   */
+  getReturnConfiguration: {
+    methodKind: "unary";
+    input: typeof GetReturnConfigurationRequestSchema;
+    output: typeof GetReturnConfigurationResponseSchema;
+  },
+  /**
+   * PutReturnConfiguration creates it, or replaces it on the version the request names.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.PutReturnConfiguration
+   */
+  putReturnConfiguration: {
+    methodKind: "unary";
+    input: typeof PutReturnConfigurationRequestSchema;
+    output: typeof PutReturnConfigurationResponseSchema;
   },
 }>;
 
