@@ -7,8 +7,20 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { ttlCache } from "./cache.ts";
+import { env } from "./config.ts";
 import type { RequestContext } from "./context.ts";
 import { callOptions, createRpcClient } from "./rpc/client.ts";
+
+/** The environment of a service that checks facilities (picking, returns). */
+export const facilitiesConfig = {
+  CATALOG_URL: env.string("catalog service (facility registry) Connect URL", "http://127.0.0.1:7101"),
+  FACILITY_CACHE_TTL_MS: env.int(
+    "how long a facility the catalog confirmed is taken to exist without asking again (0: always ask)",
+    5000,
+    0,
+    600_000,
+  ),
+};
 
 export interface Facilities {
   exists(ctx: RequestContext, facilityId: string): Promise<boolean>;

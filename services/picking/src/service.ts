@@ -1,7 +1,7 @@
 /** The picking service as the kit runs it. */
 import { availableParallelism } from "node:os";
 import { env } from "@fop/kit/config";
-import { catalogFacilities } from "@fop/kit/facilities";
+import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
 import { newShortId } from "@fop/kit/ids";
 import type { ServiceModule } from "@fop/kit/service";
 import { entities, migrations, SCHEMA } from "./db/orm.ts";
@@ -29,13 +29,7 @@ const config = {
     0,
     19,
   ),
-  CATALOG_URL: env.string("catalog service (facility registry) Connect URL", "http://127.0.0.1:7101"),
-  FACILITY_CACHE_TTL_MS: env.int(
-    "how long a facility the catalog confirmed is taken to exist without asking again (0: always ask)",
-    5000,
-    0,
-    600_000,
-  ),
+  ...facilitiesConfig,
 };
 
 export const pickingService: ServiceModule<PickingDeps, typeof config> = {

@@ -7,13 +7,8 @@
  */
 import { type TSchema, Type } from "@sinclair/typebox";
 import { DateTime, ListQuery, LocaleString, opt, RequestVersion } from "../../schemas/common.ts";
-import { CarrierProductCategory, CarrierServices } from "../pickjobs/schemas.ts";
+import { CarrierProductCategory, CarrierServices, StringEnum } from "../pickjobs/schemas.ts";
 
-const Enum = (values: readonly string[], description?: string) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    { description },
-  );
 const Text = (description?: string) => Type.String({ maxLength: 4096, description });
 const List = <T extends TSchema>(
   item: T,
@@ -77,7 +72,7 @@ const ParcelField = (description: string) => opt(Type.Number({ minimum: 1, maxim
 const carrierFields = {
   logoUrl: opt(Type.String({ minLength: 1, maxLength: 2048, description: "URL of the carrier logo" })),
   productValueNeeded: opt(Type.Boolean()),
-  status: opt(Enum(["ACTIVE", "INACTIVE"], "Default: INACTIVE")),
+  status: opt(StringEnum(["ACTIVE", "INACTIVE"], { description: "Default: INACTIVE" })),
   defaultParcelHeightInCm: ParcelField("Default height in cm (default 10)"),
   defaultParcelLengthInCm: ParcelField("Default length in cm (default 25)"),
   defaultParcelWidthInCm: ParcelField("Default width in cm (default 35)"),
@@ -101,8 +96,8 @@ const ModifyCarrier = Type.Object(
     action: Type.Literal("ModifyCarrier"),
     name: opt(Name),
     credentials: opt(Credentials("AbstractModifyCarrierCredentials")),
-    deliveryType: opt(Enum(["SAMEDAY", "DELIVERY"])),
-    lifecycle: opt(Enum(["GA", "BETA", "ALPHA"])),
+    deliveryType: opt(StringEnum(["SAMEDAY", "DELIVERY"])),
+    lifecycle: opt(StringEnum(["GA", "BETA", "ALPHA"])),
     ...carrierFields,
   },
   { title: "ModifyCarrier" },
@@ -123,9 +118,9 @@ const carrierReadFields = {
   lastModified: opt(DateTime()),
   key: Type.String(),
   name: Type.String(),
-  status: opt(Enum(["ACTIVE", "INACTIVE"])),
-  deliveryType: opt(Enum(["SAMEDAY", "DELIVERY"])),
-  lifecycle: opt(Enum(["GA", "BETA", "ALPHA"])),
+  status: opt(StringEnum(["ACTIVE", "INACTIVE"])),
+  deliveryType: opt(StringEnum(["SAMEDAY", "DELIVERY"])),
+  lifecycle: opt(StringEnum(["GA", "BETA", "ALPHA"])),
 };
 
 export const Carrier = Type.Object(
@@ -187,9 +182,9 @@ const ShippingAttribute = (title: string) =>
   Type.Object(
     {
       descriptionLocalized: opt(LocaleString),
-      dataType: opt(Enum(["Number", "String", "Date", "Boolean"])),
+      dataType: opt(StringEnum(["Number", "String", "Date", "Boolean"])),
       description: opt(Text()),
-      referencedField: opt(Enum(SHIPPING_REFERENCED_FIELDS)),
+      referencedField: opt(StringEnum(SHIPPING_REFERENCED_FIELDS)),
     },
     { title },
   );
@@ -197,10 +192,10 @@ const ShippingArticleAttribute = (title: string) =>
   Type.Object(
     {
       descriptionLocalized: LocaleString,
-      category: Enum(["customs", "dimensions", "insurance"]),
-      dataType: Enum(["NUMBER", "STRING"]),
+      category: StringEnum(["customs", "dimensions", "insurance"]),
+      dataType: StringEnum(["NUMBER", "STRING"]),
       description: opt(Text()),
-      referencedField: Enum([
+      referencedField: StringEnum([
         "attributes.weightPerUnit",
         "attributes.hsCode",
         "attributes.currency",
@@ -213,10 +208,10 @@ const ShippingArticleAttribute = (title: string) =>
 const MandatoryShippingItemAttribute = Type.Object(
   {
     descriptionLocalized: opt(LocaleString),
-    dataType: opt(Enum(["Number", "String", "Date", "Boolean"])),
+    dataType: opt(StringEnum(["Number", "String", "Date", "Boolean"])),
     description: opt(Text()),
     referencedField: opt(
-      Enum([
+      StringEnum([
         "description",
         "weightInGram",
         "quantity",
@@ -344,7 +339,7 @@ const FacilityAddress = Type.Object(
       List(
         Type.Object({
           value: Type.String({ maxLength: 256 }),
-          type: Enum(["MOBILE", "PHONE"]),
+          type: StringEnum(["MOBILE", "PHONE"]),
           label: opt(Text()),
           customAttributes: opt(Type.Object({}, { additionalProperties: true })),
         }),
@@ -377,12 +372,14 @@ const NonDeliveryDays = Type.Object(
       description: "The non-delivery day, YYYY-MM-DD (a date-time's date is taken; stored as YYYY-MM-DD)",
     }),
     nonDeliveryType: opt(
-      Enum(["SINGLE", "RECURRING"], "RECURRING: the same day every year. Default: SINGLE"),
+      StringEnum(["SINGLE", "RECURRING"], {
+        description: "RECURRING: the same day every year. Default: SINGLE",
+      }),
     ),
   },
   { title: "NonDeliveryDays" },
 );
-const Weekdays = List(Enum(WEEKDAYS), { maxItems: 7 });
+const Weekdays = List(StringEnum(WEEKDAYS), { maxItems: 7 });
 const NonDeliveryDaysPerCountryAndProvince = Type.Object(
   {
     country: Type.String({ minLength: 2, maxLength: 2, description: "The country code" }),
@@ -490,7 +487,7 @@ export const CarrierConfiguration = Type.Object(
 
 // --- transit time --------------------------------------------------------------------------------
 
-const CalculationStrategy = Enum(["EARLIEST", "LATEST"], "EARLIEST or LATEST");
+const CalculationStrategy = StringEnum(["EARLIEST", "LATEST"], { description: "EARLIEST or LATEST" });
 
 export const TransitTimeConfigurationForUpsert = Type.Object(
   {

@@ -18,13 +18,9 @@ import {
   ConsumerAddress,
   RecordableAttribute,
   RecordableAttributeForCreation,
+  StringEnum,
 } from "../pickjobs/schemas.ts";
 
-const Enum = (values: readonly string[], description?: string) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    { description },
-  );
 const Strings = (maxItems: number, description?: string) =>
   Type.Array(Type.String({ maxLength: 256 }), { maxItems, description });
 
@@ -39,7 +35,7 @@ export const ITEM_RETURN_STATUSES = [
   "CANCELED",
   "OBSOLETE",
 ] as const;
-const JobStatus = Enum(JOB_STATUSES);
+const JobStatus = StringEnum(JOB_STATUSES);
 
 const ItemReturnJobLineItemArticle = Type.Object(
   {
@@ -178,7 +174,7 @@ export const ItemReturnJobActionsParameter = OneOf(
 );
 
 const Repeated = (values?: readonly string[]) =>
-  opt(Type.Array(values ? Enum(values) : Type.String({ maxLength: 256 }), { maxItems: 50 }));
+  opt(Type.Array(values ? StringEnum(values) : Type.String({ maxLength: 256 }), { maxItems: 50 }));
 
 export const ItemReturnJobListQuery = Type.Object({
   ...ListQuery,
@@ -203,7 +199,7 @@ export const LINE_STATUSES = [
   "ACCEPTED",
   "CANCELED",
 ] as const;
-const LineStatus = Enum(LINE_STATUSES);
+const LineStatus = StringEnum(LINE_STATUSES);
 
 const ItemReturnLineItemReasonForUpsert = Type.Object(
   { reasonLocalized: LocaleString, comment: opt(Type.String({ minLength: 1, maxLength: 4096 })) },
@@ -247,7 +243,7 @@ export const AddItemReturnToItemReturnJob = Type.Object(
     }),
     itemReturnForCreation: Type.Object(
       {
-        status: Enum(ITEM_RETURN_STATUSES),
+        status: StringEnum(ITEM_RETURN_STATUSES),
         returnFacilityRef: Type.String({ maxLength: 256 }),
         returnedLineItems: Type.Array(ItemReturnLineItemForCreation, { minItems: 0, maxItems: 100 }),
         returnedNotReturnableLineItems: opt(
@@ -266,7 +262,7 @@ export const AddItemReturnToItemReturnJob = Type.Object(
 export const ItemReturn = Type.Object(
   {
     id: Type.String(),
-    status: Enum(ITEM_RETURN_STATUSES),
+    status: StringEnum(ITEM_RETURN_STATUSES),
     returnFacilityRef: Type.String(),
     returnedLineItems: Type.Array(
       Type.Object({}, { additionalProperties: true, title: "ItemReturnLineItem" }),
@@ -306,7 +302,7 @@ const RefundPrice = Type.Object(
 );
 const Refund = Type.Object(
   {
-    status: Enum(["OPEN", "IN_PROGRESS", "CLOSED"]),
+    status: StringEnum(["OPEN", "IN_PROGRESS", "CLOSED"]),
     percent: opt(Type.Number({ minimum: 0, maximum: 100 })),
     price: opt(RefundPrice),
   },
@@ -395,7 +391,7 @@ const DecisionReasonContext = Type.Object(
   {
     type: opt(Type.Literal("ITEM_RETURN_LINE_ITEM_STATUS")),
     values: opt(
-      Type.Array(Enum(["ACCEPTED", "REJECTED", "WAITING_FOR_INPUT"]), { minItems: 1, maxItems: 10 }),
+      Type.Array(StringEnum(["ACCEPTED", "REJECTED", "WAITING_FOR_INPUT"]), { minItems: 1, maxItems: 10 }),
     ),
   },
   { title: "DecisionReasonContext" },
@@ -407,7 +403,7 @@ const returnConfigFields = {
   }),
   allowTriggerRefund: opt(Type.Boolean({ description: "Default: false" })),
   returnTypeConfiguration: opt(
-    Type.Object({ type: Enum(["RETURN", "ITEM_RETURN"]) }, { title: "ReturnTypeConfiguration" }),
+    Type.Object({ type: StringEnum(["RETURN", "ITEM_RETURN"]) }, { title: "ReturnTypeConfiguration" }),
   ),
   created: opt(DateTime()),
   lastModified: opt(DateTime()),

@@ -1,5 +1,6 @@
 /** The tenant's transit time configuration (beta). */
 import type { RequestContext } from "@fop/kit/context";
+import { upsertSingleton } from "@fop/kit/db/singleton";
 import { inTransaction } from "@fop/kit/db/tx";
 import { AppError } from "@fop/kit/errors";
 import { insertTransitTimeIfAbsent, loadTransitTime, updateTransitTime } from "../db/rows.ts";
@@ -30,18 +31,15 @@ export async function getTransitTime(
 export async function upsertTransitTime(deps: CarriersDeps, ctx: RequestContext, body: JsonObject) {
   const c = { now: deps.now(), newId: deps.newId };
   return inTransaction(deps.db, async (tx) => {
-    let current = await loadTransitTime(tx, ctx.tenant, true);
-    if (!current) {
-      const result = putTransitTime(undefined, body, c);
-      if (await insertTransitTimeIfAbsent(tx, ctx.tenant, result.config)) {
-        await deps.outbox.record(tx, ctx, [transitTimeEvent("CREATED", result.config)]);
-        return result;
-      }
-      current = await loadTransitTime(tx, ctx.tenant, true);
-    }
-    const result = putTransitTime(current, body, c);
-    await updateTransitTime(tx, ctx.tenant, result.config);
-    await deps.outbox.record(tx, ctx, [transitTimeEvent("UPDATED", result.config)]);
-    return result;
+    const { value: config, created } = await upsertSingleton(
+      {
+        load: () => loadTransitTime(tx, ctx.tenant, true),
+        insertIfAbsent: (t) => insertTransitTimeIfAbsent(tx, ctx.tenant, t),
+        update: (t) => updateTransitTime(tx, ctx.tenant, t),
+      },
+      (current) => putTransitTime(current, body, c).config,
+    );
+    await deps.outbox.record(tx, ctx, [transitTimeEvent(created ? "CREATED" : "UPDATED", config)]);
+    return { config, created };
   });
 }

@@ -8,6 +8,7 @@
 import { invalid, notFound } from "@fop/kit/errors";
 import { requireCurrentVersion } from "@fop/kit/validation";
 import type { ItemReturnJob, JobLineItem } from "./job.ts";
+import { checkList } from "./limits.ts";
 import {
   ITEM_RETURN_STATUSES,
   type ItemReturnStatus,
@@ -55,19 +56,6 @@ export interface ItemReturn {
 }
 
 const OPTIONAL_LINE_FIELDS = ["itemConditionLocalized", "customAttributes", "itemCondition"] as const;
-
-function max(list: unknown, limit: number, field: string): unknown[] | undefined {
-  if (list === undefined || list === null) return undefined;
-  if (!Array.isArray(list)) throw invalid("INVALID_VALUE", `${field.slice(1)} must be a list.`, field);
-  if (list.length > limit) {
-    throw invalid(
-      "LIMIT_EXCEEDED",
-      `${field.slice(1)} holds at most ${limit} entries (${list.length} given).`,
-      field,
-    );
-  }
-  return list;
-}
 
 /** A reason as stored: `reason` is the text of the first locale given (the reference's "translated"). */
 function reasonOf(value: unknown, field: string): JsonObject {
@@ -127,25 +115,25 @@ function returnLine(
   };
   for (const f of OPTIONAL_LINE_FIELDS) if (input[f] !== undefined && input[f] !== null) line[f] = input[f];
   if (input.itemConditionComment !== undefined) line.itemConditionComment = input.itemConditionComment;
-  const reasons = max(input.reasons, ITEM_RETURN_LIMITS.reasons, `${field}/reasons`);
+  const reasons = checkList(input.reasons, ITEM_RETURN_LIMITS.reasons, `${field}/reasons`);
   if (reasons) line.reasons = reasons.map((r, i) => reasonOf(r, `${field}/reasons/${i}`));
   if (input.decisionReason !== undefined)
     line.decisionReason = reasonOf(input.decisionReason, `${field}/decisionReason`);
-  const attributes = max(
+  const attributes = checkList(
     input.recordableAttributes,
     ITEM_RETURN_LIMITS.recordableAttributes,
     `${field}/recordableAttributes`,
   );
   if (attributes)
     line.recordableAttributes = attributes.map((a) => ({ ...(a as JsonObject), id: c.newId() }));
-  const scanned = max(input.scannedCodes, ITEM_RETURN_LIMITS.scannedCodes, `${field}/scannedCodes`);
+  const scanned = checkList(input.scannedCodes, ITEM_RETURN_LIMITS.scannedCodes, `${field}/scannedCodes`);
   if (scanned) line.scannedCodes = scanned;
   return line;
 }
 
 function returnLines(list: unknown, job: ItemReturnJob, kind: LineKind, c: ChangeContext, field: string) {
   const jobLines = kind === "returned" ? job.returnableLineItems : job.notReturnableLineItems;
-  return (max(list, ITEM_RETURN_LIMITS.lineItems, field) ?? []).map((l, i) =>
+  return (checkList(list, ITEM_RETURN_LIMITS.lineItems, field) ?? []).map((l, i) =>
     returnLine(l as JsonObject, jobLines, kind, c, `${field}/${i}`),
   );
 }
@@ -229,7 +217,7 @@ export function addItemReturn(job: ItemReturnJob, body: JsonObject, c: ChangeCon
       `${at}/returnedNotReturnableLineItems`,
     ),
   };
-  const codes = max(input.scannableCodes, ITEM_RETURN_LIMITS.scannableCodes, `${at}/scannableCodes`);
+  const codes = checkList(input.scannableCodes, ITEM_RETURN_LIMITS.scannableCodes, `${at}/scannableCodes`);
   if (codes) itemReturn.scannableCodes = codes;
   if (job.tenantOrderId) itemReturn.tenantOrderId = job.tenantOrderId;
   if (input.customAttributes !== undefined && input.customAttributes !== null) {

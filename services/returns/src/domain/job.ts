@@ -6,6 +6,7 @@
  */
 import { invalid } from "@fop/kit/errors";
 import { requireCurrentVersion } from "@fop/kit/validation";
+import { checkList } from "./limits.ts";
 import { JOB_STATUSES, type JobStatus, jobTransition } from "./states.ts";
 import type { ChangeContext, JsonObject } from "./types.ts";
 
@@ -57,18 +58,6 @@ const OPTIONAL_LINE_FIELDS = [
   "serviceJobRefs",
 ] as const;
 
-function limit(list: unknown, max: number, field: string, min = 0): unknown[] {
-  const items = Array.isArray(list) ? list : [];
-  if (items.length > max || items.length < min) {
-    throw invalid(
-      "LIMIT_EXCEEDED",
-      `${field.slice(1)} holds ${min ? `${min} to ` : "at most "}${max} entries (${items.length} given).`,
-      field,
-    );
-  }
-  return items;
-}
-
 /** A job line item from ItemReturnJobLineItemForCreation: an id, nothing returned yet. */
 function lineItem(input: JsonObject, returnable: boolean, c: ChangeContext, field: string): JobLineItem {
   const delivered = input.delivered;
@@ -83,7 +72,7 @@ function lineItem(input: JsonObject, returnable: boolean, c: ChangeContext, fiel
   if (!article || typeof article.tenantArticleId !== "string" || typeof article.title !== "string") {
     throw invalid("ARTICLE_REQUIRED", "article needs tenantArticleId and title.", `${field}/article`);
   }
-  limit(input.scannableCodes, JOB_LIMITS.scannableCodes, `${field}/scannableCodes`);
+  checkList(input.scannableCodes, JOB_LIMITS.scannableCodes, `${field}/scannableCodes`);
   const line: JobLineItem = {
     id: c.newId(),
     article,
@@ -102,7 +91,9 @@ function lineItem(input: JsonObject, returnable: boolean, c: ChangeContext, fiel
 }
 
 const lineItems = (list: unknown, returnable: boolean, c: ChangeContext, field: string, max: number) =>
-  limit(list, max, field).map((x, i) => lineItem(x as JsonObject, returnable, c, `${field}/${i}`));
+  (checkList(list, max, field) ?? []).map((x, i) =>
+    lineItem(x as JsonObject, returnable, c, `${field}/${i}`),
+  );
 
 /** POST /api/itemreturnjobs: the job as the body describes it (its status included), version 1. */
 export function createJob(input: JsonObject, c: JobContext): ItemReturnJob {
@@ -110,9 +101,11 @@ export function createJob(input: JsonObject, c: JobContext): ItemReturnJob {
   if (typeof status !== "string" || !(JOB_STATUSES as readonly string[]).includes(status)) {
     throw invalid("INVALID_STATUS", `status must be one of ${JOB_STATUSES.join(", ")}.`, "/status");
   }
-  const refs = limit(input.originFacilityRefs, JOB_LIMITS.originFacilityRefs, "/originFacilityRefs");
-  const addresses = limit(input.consumerAddresses, JOB_LIMITS.consumerAddresses, "/consumerAddresses", 1);
-  limit(input.scannableCodes, JOB_LIMITS.scannableCodes, "/scannableCodes");
+  const refs =
+    checkList(input.originFacilityRefs, JOB_LIMITS.originFacilityRefs, "/originFacilityRefs") ?? [];
+  const addresses =
+    checkList(input.consumerAddresses, JOB_LIMITS.consumerAddresses, "/consumerAddresses", 1) ?? [];
+  checkList(input.scannableCodes, JOB_LIMITS.scannableCodes, "/scannableCodes");
   const at = c.now.toISOString();
   const job: ItemReturnJob = {
     id: c.newId(),
@@ -149,7 +142,7 @@ export function createJob(input: JsonObject, c: JobContext): ItemReturnJob {
 
 /** Moves the named job line items from one list to the other (returnable: what is not returned yet). */
 function moveLines(job: ItemReturnJob, ids: unknown, toReturnable: boolean): ItemReturnJob {
-  const wanted = limit(ids, JOB_LIMITS.actionLineItems, "/lineItemIds", 1) as string[];
+  const wanted = checkList(ids, JOB_LIMITS.actionLineItems, "/lineItemIds", 1) as string[];
   const from = toReturnable ? job.notReturnableLineItems : job.returnableLineItems;
   const to = toReturnable ? job.returnableLineItems : job.notReturnableLineItems;
   wanted.forEach((id, i) => {

@@ -1,5 +1,6 @@
 /** The tenant's return configuration. */
 import type { RequestContext } from "@fop/kit/context";
+import { upsertSingleton } from "@fop/kit/db/singleton";
 import { inTransaction } from "@fop/kit/db/tx";
 import { AppError } from "@fop/kit/errors";
 import {
@@ -30,18 +31,17 @@ export async function getReturnConfiguration(
 export async function upsertReturnConfiguration(deps: ReturnsDeps, ctx: RequestContext, body: JsonObject) {
   const c = { now: deps.now(), newId: deps.newId };
   return inTransaction(deps.db, async (tx) => {
-    let current = await loadReturnConfiguration(tx, ctx.tenant, true);
-    if (!current) {
-      const result = putReturnConfiguration(undefined, body, c);
-      if (await insertReturnConfigurationIfAbsent(tx, ctx.tenant, result.config)) {
-        await deps.outbox.record(tx, ctx, [returnConfigurationEvent("CREATED", ctx.tenant, result.config)]);
-        return result;
-      }
-      current = await loadReturnConfiguration(tx, ctx.tenant, true);
-    }
-    const result = putReturnConfiguration(current, body, c);
-    await updateReturnConfiguration(tx, ctx.tenant, result.config);
-    await deps.outbox.record(tx, ctx, [returnConfigurationEvent("UPDATED", ctx.tenant, result.config)]);
-    return result;
+    const { value: config, created } = await upsertSingleton(
+      {
+        load: () => loadReturnConfiguration(tx, ctx.tenant, true),
+        insertIfAbsent: (v) => insertReturnConfigurationIfAbsent(tx, ctx.tenant, v),
+        update: (v) => updateReturnConfiguration(tx, ctx.tenant, v),
+      },
+      (current) => putReturnConfiguration(current, body, c).config,
+    );
+    await deps.outbox.record(tx, ctx, [
+      returnConfigurationEvent(created ? "CREATED" : "UPDATED", ctx.tenant, config),
+    ]);
+    return { config, created };
   });
 }
