@@ -188,10 +188,12 @@ export async function bootSystem(
       EVENTS_SUBJECT_PREFIX: events.subjectPrefix,
       EVENTS_STREAM_MAX_AGE_HOURS: "1",
       EVENTS_ACK_WAIT_MS: "3000",
-      // The facility registry picking validates against.
+      // The facility registry picking and returns validate against.
       ...(name === "picking" || name === "returns" ? { CATALOG_URL: services.catalog.rpcUrl } : {}),
       // Pick jobs the load units' projection has not seen yet.
       ...(name === "loadunits" ? { PICKING_URL: services.picking.rpcUrl } : {}),
+      // The carrier registry a return parcel's carrierRef is checked against.
+      ...(name === "returns" ? { CARRIERS_URL: services.carriers.rpcUrl } : {}),
       ...opts.serviceEnv,
     };
     await boot(name);

@@ -21,13 +21,13 @@ export const referenceMissing = existsSync(REFERENCE_FILE)
 
 type Json = Record<string, unknown>;
 
-function convert(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(convert);
+function convert(node: unknown, schemas: Record<string, Json>): unknown {
+  if (Array.isArray(node)) return node.map((n) => convert(n, schemas));
   if (!node || typeof node !== "object") return node;
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
     if (k === "$ref" && typeof v === "string") out.$ref = v.replace("#/components/schemas/", "");
-    else if (k === "allOf" && Array.isArray(v)) out.allOf = v.map((m) => open(convert(m) as Json));
+    else if (k === "allOf" && Array.isArray(v)) out.allOf = v.map((m) => open(convert(m, schemas) as Json));
     else if (
       k === "discriminator" ||
       k === "xml" ||
@@ -36,7 +36,11 @@ function convert(node: unknown): unknown {
       k === "deprecated"
     )
       continue;
-    else out[k] = convert(v);
+    else out[k] = convert(v, schemas);
+  }
+  if (Array.isArray(out.allOf) && out.additionalProperties === false) {
+    delete out.additionalProperties;
+    out.propertyNames = { enum: [...declared(node as Json, schemas)] };
   }
   if (out.nullable === true) {
     delete out.nullable;
@@ -44,6 +48,23 @@ function convert(node: unknown): unknown {
     else return { anyOf: [out, { type: "null" }] };
   }
   return out;
+}
+
+/**
+ * `additionalProperties: false` beside `allOf` (Parcel = allOf[VersionedResource,
+ * BaseOperationalContainer, {id, status, ...}], closed) sees only the properties declared beside
+ * it, none, so it would reject every parcel. What it means is "no property but the members'": it
+ * becomes `propertyNames` listing the properties the schema and its members declare.
+ */
+function declared(node: Json, schemas: Record<string, Json>, names = new Set<string>()): Set<string> {
+  const ref = node.$ref;
+  if (typeof ref === "string") {
+    const target = schemas[ref.replace("#/components/schemas/", "")];
+    return target ? declared(target, schemas, names) : names;
+  }
+  for (const name of Object.keys((node.properties as Json | undefined) ?? {})) names.add(name);
+  for (const member of (node.allOf as Json[] | undefined) ?? []) declared(member, schemas, names);
+  return names;
 }
 
 /**
@@ -66,7 +87,7 @@ function deepOpen(node: unknown): unknown {
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
     if (k === "$ref" && typeof v === "string") out.$ref = v.endsWith("~open") ? v : `${v}~open`;
-    else if (k === "additionalProperties" && v === false) continue;
+    else if ((k === "additionalProperties" && v === false) || k === "propertyNames") continue;
     else out[k] = deepOpen(v);
   }
   return out;
@@ -83,7 +104,7 @@ function load(): Ajv {
   addFormats.default(ajv);
   for (const f of ["int64", "int32", "double", "float", "byte", "binary"]) ajv.addFormat(f, true);
   for (const [name, schema] of Object.entries(doc.components.schemas)) {
-    const converted = convert(schema) as Json;
+    const converted = convert(schema, doc.components.schemas) as Json;
     ajv.addSchema({ ...converted, $id: name });
     ajv.addSchema({ ...open(converted), $id: `${name}~open` });
   }

@@ -342,6 +342,11 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
         itemReturnJobVersion: 2,
         returnedNotReturnableLineItems: [{ itemReturnJobLineItemRef: ids.returnLineItemId, status: "OPEN" }],
       }),
+    "POST /api/itemreturnjobs/{itemReturnJobId}/itemreturns/{itemReturnId}/parcels": () => ({
+      carrierRef: f.pick([ids.carrierId, "0190d6e8-8c3a-7f1b-9d2e-4a6b8c0d1e2f"]),
+      tenantParcelId: f.pick([undefined, "H-1"]),
+      items: [{ quantity: 1 }],
+    }),
     "PUT /api/configurations/return": () => ({
       version: f.pick([0, 1]),
       active: true,

@@ -1,6 +1,6 @@
 /**
  * 300 random malformed requests against the returns routes (reasons, item return jobs and their
- * actions, item returns, their actions and line items, the list across jobs, the return
+ * actions, item returns, their actions, line items and parcels, the list across jobs, the return
  * configuration): each is answered with a 2xx/3xx/4xx and the platform's error body, never a 5xx.
  * Bodies are valid ones with one random change (`mutate`); versions are drawn near the real ones so
  * some writes land. Afterwards the job still takes a write on the version it shows. Seeded (FUZZ_SEED).
@@ -14,12 +14,14 @@ let sys: System;
 let token: string;
 let facilityId: string;
 let job: any;
+let carrierId: string;
 
 beforeAll(async () => {
   sys = await startSystem();
   token = await sys.token("fuzz", { roles: ["ADMIN"] });
   const api = sys.as(token);
   facilityId = (await api("POST", "/api/facilities", { name: "F", address: facilityAddress })).body.id;
+  carrierId = (await api("POST", "/api/carriers", { key: "GLS", name: "GLS" })).body.id;
   const created = (
     await api("POST", "/api/itemreturnjobs", {
       originFacilityRefs: [facilityId],
@@ -80,7 +82,7 @@ describe(`fuzzing the returns routes (seed ${SEED})`, () => {
     const reason = () => ({ reason: pick(["R", "S", ""]), reasonLocalized: { en_US: "R" } });
 
     const requests: FuzzRequest[] = Array.from({ length: 300 }, () => {
-      switch (int(12)) {
+      switch (int(13)) {
         case 0:
           return {
             method: "POST",
@@ -199,6 +201,22 @@ describe(`fuzzing the returns routes (seed ${SEED})`, () => {
             method: pick(["GET", "DELETE"]),
             path: `${irPath()}${pick(["", "?itemReturnJobVersion=3", "?itemReturnJobVersion=x"])}`,
           };
+        case 11:
+          return {
+            method: "POST",
+            path: `${irPath()}/parcels`,
+            body: mutate({
+              carrierRef: pick([carrierId, carrierId, idLike()]),
+              status: pick([undefined, "OPEN", "CANCELED", "LOST"]),
+              tenantParcelId: pick([undefined, "P-1", "P-2", ""]),
+              items: [{ quantity: pick([1, 0, 2.5]), article: { tenantArticleId: "A", title: "T" } }],
+              pickUpInformation: pick([
+                undefined,
+                { startTime: "2026-11-26T08:00:00Z", endTime: "2026-11-26T12:00:00Z" },
+                { startTime: "2026-11-26T12:00:00Z", endTime: "2026-11-26T08:00:00Z" },
+              ]),
+            }),
+          };
         default:
           return {
             method: pick(["POST", "PATCH", "PUT"]),
@@ -206,6 +224,7 @@ describe(`fuzzing the returns routes (seed ${SEED})`, () => {
               "/api/itemreturnjobs",
               `${jobPath()}/actions`,
               `${jobPath()}/itemreturns`,
+              `${irPath()}/parcels`,
               "/api/configurations/return",
             ]),
             body: pick(["{", "[1,2", "null", '"str"', "1e999", '{"version":}', "\u0000"]),

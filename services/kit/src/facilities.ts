@@ -1,14 +1,13 @@
 /**
- * The facility registry as other services need it: does this tenant have the facility? One
- * GetFacility call to the catalog, remembering for `cacheTtlMs` the facilities it confirmed: a burst
- * of writes for one facility (an order import) asks once. Only "exists" is remembered, per tenant, so
- * a new facility is usable at once and a deleted one is refused at the latest `cacheTtlMs` later.
+ * The facility registry as other services need it: does this tenant have the facility (cached,
+ * see registry.ts), and what is its address (asked each time: a parcel's sender).
  */
-import { Code, ConnectError } from "@connectrpc/connect";
+import { type JsonObject, toJson } from "@bufbuild/protobuf";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
-import { ttlCache } from "./cache.ts";
+import { AddressSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { env } from "./config.ts";
 import type { RequestContext } from "./context.ts";
+import { existenceCheck, found } from "./registry.ts";
 import { callOptions, createRpcClient } from "./rpc/client.ts";
 
 /** The environment of a service that checks facilities (picking, returns). */
@@ -24,24 +23,18 @@ export const facilitiesConfig = {
 
 export interface Facilities {
   exists(ctx: RequestContext, facilityId: string): Promise<boolean>;
+  /** The facility's address as the REST API shows it (FacilityAddress); undefined: no such facility or no address. */
+  address(ctx: RequestContext, facilityId: string): Promise<JsonObject | undefined>;
 }
 
 export function catalogFacilities(catalogUrl: string, cacheTtlMs = 0): Facilities {
   const catalog = createRpcClient(CatalogService, catalogUrl);
-  const known = ttlCache<true>({ ttlMs: cacheTtlMs });
+  const get = (ctx: RequestContext, id: string) => catalog.getFacility({ id }, callOptions(ctx));
   return {
-    async exists(ctx, id) {
-      if (!id) return false;
-      const key = `${ctx.tenant}\u0000${id}`;
-      if (known.get(key)) return true;
-      try {
-        await catalog.getFacility({ id }, callOptions(ctx));
-        known.set(key, true);
-        return true;
-      } catch (err) {
-        if (ConnectError.from(err).code === Code.NotFound) return false;
-        throw err;
-      }
+    exists: existenceCheck(get, cacheTtlMs),
+    async address(ctx, id) {
+      const address = id ? (await found(() => get(ctx, id)))?.facility?.address : undefined;
+      return address ? (toJson(AddressSchema, address) as JsonObject) : undefined;
     },
   };
 }

@@ -1,4 +1,5 @@
 /** The returns service as the kit runs it: RPC and the outbox relay; no consumers yet. */
+import { carrierRegistry, carriersConfig } from "@fop/kit/carriers";
 import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
 import { newShortId } from "@fop/kit/ids";
 import type { ServiceModule } from "@fop/kit/service";
@@ -6,7 +7,7 @@ import { entities, migrations, SCHEMA } from "./db/orm.ts";
 import { returnRoutes } from "./rpc/routes.ts";
 import type { ReturnsDeps } from "./usecases/deps.ts";
 
-const config = facilitiesConfig;
+const config = { ...facilitiesConfig, ...carriersConfig };
 
 export const returnsService: ServiceModule<ReturnsDeps, typeof config> = {
   name: "returns",
@@ -18,6 +19,7 @@ export const returnsService: ServiceModule<ReturnsDeps, typeof config> = {
     db: base.db,
     outbox: base.outbox,
     facilities: catalogFacilities(cfg.CATALOG_URL, cfg.FACILITY_CACHE_TTL_MS),
+    carriers: carrierRegistry(cfg.CARRIERS_URL),
     newShortId,
     now: base.now,
     newId: base.newId,

@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
+import { Parcel, ParcelForCreation } from "./parcel-schemas.ts";
 import {
   AddItemReturnToItemReturnJob,
   DeleteItemReturnQuery,
@@ -406,6 +407,34 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       return sendDocumentPage(reply, "itemReturns", res.itemReturnsJson, {
         totalCount: Number(res.totalCount),
       });
+    },
+  );
+
+  app.post(
+    "/api/itemreturnjobs/:itemReturnJobId/itemreturns/:itemReturnId/parcels",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Create item return parcel",
+        description:
+          "201 with the Parcel; its id joins the item return's parcelRefs (at most 50; the job's version moves). carrierRef must be one of the tenant's carriers (400). sender defaults to the return facility's address, recipient to the job's first consumer address, processRef is the job's; status OPEN unless given. tenantParcelId is unique among the tenant's parcels that are not OBSOLETE or CANCELED (409). A CANCELED or OBSOLETE item return takes no parcels (422).",
+        tags,
+        params: ItemReturnParams,
+        body: ParcelForCreation,
+        response: { 201: Parcel, ...errorResponses(400, 401, 403, 404, 409, 422) },
+      },
+      config: { permissions: ["RETURN_WRITE"], lifecycle: "beta" },
+    },
+    async (req, reply) => {
+      const { itemReturnJobId, itemReturnId } = req.params as {
+        itemReturnJobId: string;
+        itemReturnId: string;
+      };
+      const res = await returns.createItemReturnParcel(
+        { itemReturnJobId, itemReturnId, body: req.body as JsonObject },
+        callOptions(req.ctx),
+      );
+      return sendDocument(reply.code(201), res.parcel?.documentJson);
     },
   );
 

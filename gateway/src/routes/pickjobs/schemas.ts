@@ -40,7 +40,7 @@ export const StringEnum = <const T extends string>(values: readonly T[], opts: O
 /** `type: object` without properties: free-form. */
 const FreeObject = (description?: string) =>
   Type.Object({}, { additionalProperties: true, ...(description ? { description } : {}) });
-const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const NonEmpty = Type.String({ pattern: "^.+$" });
 const UnitKey = (minLength?: number) =>
   Type.String({

@@ -1,6 +1,7 @@
 /** Reading and writing rows: the document plus the columns derived from it. Parameterised SQL only. */
 import { type Db, query } from "@fop/kit/db/sql";
 import type { ItemReturnJob } from "../domain/job.ts";
+import type { Parcel } from "../domain/parcel.ts";
 import type { ReturnConfiguration } from "../domain/return-config.ts";
 import type { Reason, ReasonAction } from "../domain/types.ts";
 
@@ -119,6 +120,22 @@ export async function updateJob(db: Db, tenant: string, job: ItemReturnJob): Pro
       (select ${JOB_COLUMNS} from (select $3::jsonb as d) x)
       where j.tenant_id = $1 and j.id = $2::uuid`,
     params: [tenant, job.id, JSON.stringify(job)],
+    prepare: true,
+  });
+}
+
+/** Inserts an item return's parcel (a taken tenantParcelId: parcel_tenant_parcel_id_key). */
+export async function insertParcel(
+  db: Db,
+  tenant: string,
+  jobId: string,
+  itemReturnId: string,
+  p: Parcel,
+): Promise<void> {
+  await query(db, {
+    text: `insert into parcel (tenant_id, id, item_return_job_id, item_return_id, status, tenant_parcel_id, doc)
+      values ($1, $2::uuid, $3::uuid, $4::uuid, $5, $6, $7::jsonb)`,
+    params: [tenant, p.id, jobId, itemReturnId, p.status, p.tenantParcelId ?? null, JSON.stringify(p)],
     prepare: true,
   });
 }

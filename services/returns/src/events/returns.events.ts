@@ -6,19 +6,22 @@
  * ITEM_RETURN_JOB_LINE_ITEMS_CHANGED (the line item actions), ITEM_RETURN_ADDED, ITEM_RETURN_<ACTION>
  * (ITEM_RETURN_STARTED, ..._FINISHED, ...), ITEM_RETURN_LINE_ITEM_UPDATED, and the spec's
  * REFUND_TRIGGERED (once per job, when every line item of its item returns is decided). Payload:
- * the job after the change.
+ * the job after the change. ITEM_RETURN_PARCEL_CREATED (the job, with the parcel in the item
+ * return's parcelRefs) and PARCEL_CREATED (entity PARCEL; payload: the parcel).
  */
 import { create } from "@bufbuild/protobuf";
 import type { DomainEvent } from "@fop/kit/events/envelope";
 import {
   ItemReturnJobSchema,
+  ParcelSchema,
   ReasonSchema,
   ReturnConfigurationSchema,
 } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import type { ItemReturnJob } from "../domain/job.ts";
+import type { Parcel } from "../domain/parcel.ts";
 import type { ReturnConfiguration } from "../domain/return-config.ts";
 import type { Reason } from "../domain/types.ts";
-import { toJobMessage, toReasonMessage } from "../rpc/mapper.ts";
+import { toJobMessage, toParcelMessage, toReasonMessage } from "../rpc/mapper.ts";
 
 export const reasonEntityType = (r: Reason) =>
   r.action === "CANCELATION" ? "CANCELATION_REASON" : "REROUTE_DESCRIPTION";
@@ -46,6 +49,15 @@ export const jobEvent = (type: string, j: ItemReturnJob): DomainEvent => ({
   entityVersion: j.version,
   entityCreated: new Date(j.created),
   payload: { schema: ItemReturnJobSchema, message: create(ItemReturnJobSchema, toJobMessage(j)) },
+});
+
+export const parcelEvent = (type: string, p: Parcel): DomainEvent => ({
+  type,
+  entityType: "PARCEL",
+  entityRef: p.id,
+  entityVersion: p.version,
+  entityCreated: new Date(p.created),
+  payload: { schema: ParcelSchema, message: create(ParcelSchema, toParcelMessage(p)) },
 });
 
 /** ITEM_RETURN_ANNOUNCED, _OPENED, _STARTED, _PAUSED, _WAITING_FOR_INPUT, _FINISHED, _CANCELED. */

@@ -3,9 +3,11 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import {
   ReasonAction as Action,
   type ItemReturnJobSchema,
+  type ParcelSchema,
   type ReasonSchema,
 } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import type { ItemReturnJob } from "../domain/job.ts";
+import type { Parcel } from "../domain/parcel.ts";
 import type { Reason, ReasonAction } from "../domain/types.ts";
 
 export const reasonActionToProto = (a: ReasonAction): Action =>
@@ -23,4 +25,10 @@ export const toJobMessage = (j: ItemReturnJob): MessageInitShape<typeof ItemRetu
   version: BigInt(j.version),
   status: j.status,
   documentJson: Buffer.from(JSON.stringify(j), "utf8"),
+});
+
+export const toParcelMessage = (p: Parcel): MessageInitShape<typeof ParcelSchema> => ({
+  id: p.id,
+  version: BigInt(p.version),
+  documentJson: Buffer.from(JSON.stringify(p), "utf8"),
 });

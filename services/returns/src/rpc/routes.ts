@@ -15,7 +15,7 @@ import * as itemReturns from "../usecases/itemreturns.ts";
 import * as jobs from "../usecases/jobs.ts";
 import * as reasons from "../usecases/reasons.ts";
 import * as returnConfig from "../usecases/return-config.ts";
-import { toJobMessage, toReasonMessage } from "./mapper.ts";
+import { toJobMessage, toParcelMessage, toReasonMessage } from "./mapper.ts";
 
 const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 function kindOf(k: ReturnLineItemKind): "returned" | "notReturnable" {
@@ -178,6 +178,16 @@ export function returnRoutes(deps: ReturnsDeps) {
           listPage(req.page),
         );
         return { itemReturnsJson: r.itemReturns.map(json), totalCount: BigInt(r.total) };
+      },
+      async createItemReturnParcel(req, hctx) {
+        const p = await itemReturns.createParcel(
+          deps,
+          requestContext(hctx),
+          req.itemReturnJobId,
+          req.itemReturnId,
+          asDomain(req.body),
+        );
+        return { parcel: toParcelMessage(p) };
       },
       async getReturnConfiguration(_req, hctx) {
         const c = await returnConfig.getReturnConfiguration(deps, requestContext(hctx));

@@ -1,3 +1,4 @@
+import type { Carriers } from "@fop/kit/carriers";
 import type { SqlPool } from "@fop/kit/db/sql";
 import type { Outbox } from "@fop/kit/events/outbox";
 import type { Facilities } from "@fop/kit/facilities";
@@ -8,6 +9,8 @@ export interface ReturnsDeps {
   outbox: Outbox;
   /** The facility registry (catalog RPC): does this tenant have the facility? */
   facilities: Facilities;
+  /** The carrier registry (carriers RPC): a parcel's carrierRef. */
+  carriers: Carriers;
   newShortId: () => string;
   now: () => Date;
   newId: () => string;

@@ -636,6 +636,94 @@ export declare type AddItemReturnResponse = Message<"fop.returns.v1.AddItemRetur
 export declare const AddItemReturnResponseSchema: GenMessage<AddItemReturnResponse>;
 
 /**
+ * Parcel is a parcel of an item return.
+ *
+ * @generated from message fop.returns.v1.Parcel
+ */
+export declare type Parcel = Message<"fop.returns.v1.Parcel"> & {
+  /**
+   * Platform id (UUIDv7).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Optimistic locking version, 1 on creation.
+   *
+   * @generated from field: int64 version = 2;
+   */
+  version: bigint;
+
+  /**
+   * The read model (reference schema Parcel) as UTF-8 JSON.
+   *
+   * @generated from field: bytes document_json = 3;
+   */
+  documentJson: Uint8Array;
+};
+
+/**
+ * Describes the message fop.returns.v1.Parcel.
+ * Use `create(ParcelSchema)` to create a new message.
+ */
+export declare const ParcelSchema: GenMessage<Parcel>;
+
+/**
+ * CreateItemReturnParcelRequest carries a ParcelForCreation body.
+ *
+ * @generated from message fop.returns.v1.CreateItemReturnParcelRequest
+ */
+export declare type CreateItemReturnParcelRequest = Message<"fop.returns.v1.CreateItemReturnParcelRequest"> & {
+  /**
+   * Job id.
+   *
+   * @generated from field: string item_return_job_id = 1;
+   */
+  itemReturnJobId: string;
+
+  /**
+   * Item return id.
+   *
+   * @generated from field: string item_return_id = 2;
+   */
+  itemReturnId: string;
+
+  /**
+   * The body as validated by the gateway.
+   *
+   * @generated from field: google.protobuf.Struct body = 3;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.CreateItemReturnParcelRequest.
+ * Use `create(CreateItemReturnParcelRequestSchema)` to create a new message.
+ */
+export declare const CreateItemReturnParcelRequestSchema: GenMessage<CreateItemReturnParcelRequest>;
+
+/**
+ * CreateItemReturnParcelResponse holds the new parcel.
+ *
+ * @generated from message fop.returns.v1.CreateItemReturnParcelResponse
+ */
+export declare type CreateItemReturnParcelResponse = Message<"fop.returns.v1.CreateItemReturnParcelResponse"> & {
+  /**
+   * The parcel.
+   *
+   * @generated from field: fop.returns.v1.Parcel parcel = 1;
+   */
+  parcel?: Parcel | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.CreateItemReturnParcelResponse.
+ * Use `create(CreateItemReturnParcelResponseSchema)` to create a new message.
+ */
+export declare const CreateItemReturnParcelResponseSchema: GenMessage<CreateItemReturnParcelResponse>;
+
+/**
  * ListItemReturnsRequest names a job.
  *
  * @generated from message fop.returns.v1.ListItemReturnsRequest
@@ -1398,6 +1486,16 @@ export declare const ReturnsService: GenService<{
     methodKind: "unary";
     input: typeof FindItemReturnsRequestSchema;
     output: typeof FindItemReturnsResponseSchema;
+  },
+  /**
+   * CreateItemReturnParcel creates a parcel for an item return and adds it to its parcelRefs.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.CreateItemReturnParcel
+   */
+  createItemReturnParcel: {
+    methodKind: "unary";
+    input: typeof CreateItemReturnParcelRequestSchema;
+    output: typeof CreateItemReturnParcelResponseSchema;
   },
   /**
    * GetReturnConfiguration reads the tenant's return configuration (NOT_FOUND before the first put).
