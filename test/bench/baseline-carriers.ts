@@ -13,63 +13,50 @@ import { addMapping } from "@fop/carriers";
 import { isUuid, newId } from "@fop/kit/ids";
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
+import { inTransaction, notFound, sendDomainError, sendStored } from "./baseline-sql.ts";
 
 export function carrierRoutes(app: FastifyInstance, tenant: string, pool: pg.Pool): void {
-  app.get<{ Params: { id: string } }>("/api/carriers/:id/configuration", async (req, reply) => {
-    const { id } = req.params;
-    const { rows } = isUuid(id)
-      ? await pool.query<{ json: string }>(
-          "select doc::text as json from carriers.carrier_configuration where tenant_id = $1 and carrier_id = $2::uuid",
-          [tenant, id],
-        )
-      : { rows: [] };
-    if (!rows[0]) return reply.code(404).send([{ summary: "not found", code: "NOT_FOUND" }]);
-    return reply.type("application/json; charset=utf-8").send(rows[0].json);
-  });
+  app.get<{ Params: { id: string } }>("/api/carriers/:id/configuration", (req, reply) =>
+    sendStored(
+      reply,
+      pool,
+      "select doc::text as json from carriers.carrier_configuration where tenant_id = $1 and carrier_id = $2::uuid",
+      tenant,
+      req.params.id,
+    ),
+  );
 
   app.post<{ Params: { id: string }; Body: Record<string, never> }>(
     "/api/carriers/:id/configuration/countryservicemappings",
     async (req, reply) => {
       const { id } = req.params;
-      if (!isUuid(id)) return reply.code(404).send([{ summary: "not found", code: "NOT_FOUND" }]);
-      const client = await pool.connect();
+      if (!isUuid(id)) return notFound(reply);
       try {
-        await client.query("begin");
-        const { rows } = await client.query(
-          "select doc from carriers.carrier_configuration where tenant_id = $1 and carrier_id = $2::uuid for update",
-          [tenant, id],
-        );
-        if (!rows[0]) {
-          await client.query("rollback");
-          return reply.code(404).send([{ summary: "not found", code: "NOT_FOUND" }]);
-        }
-        let result: ReturnType<typeof addMapping>;
-        try {
-          result = addMapping(rows[0].doc, req.body, { now: new Date(), newId });
-        } catch (err) {
-          await client.query("rollback");
-          const kind = (err as { kind?: string }).kind;
-          return reply.code(kind === "version_conflict" ? 409 : 400).send([{ summary: String(err) }]);
-        }
-        await client.query(
-          "update carriers.carrier_configuration set version = $3, doc = $4::jsonb where tenant_id = $1 and carrier_id = $2::uuid",
-          [tenant, id, result.config.version, JSON.stringify(result.config)],
-        );
-        await client.query(
-          "insert into carriers.outbox (id, subject, payload, headers) values ($1, $2, $3, '{}'::jsonb)",
-          [
-            newId(),
-            "events.CARRIER_COUNTRY_SERVICE_MAPPING_CREATED",
-            Buffer.from(JSON.stringify(result.mapping)),
-          ],
-        );
-        await client.query("commit");
-        return reply.code(201).send(result.mapping);
+        const mapping = await inTransaction(pool, async (client) => {
+          const { rows } = await client.query(
+            "select doc from carriers.carrier_configuration where tenant_id = $1 and carrier_id = $2::uuid for update",
+            [tenant, id],
+          );
+          if (!rows[0]) return undefined;
+          const result = addMapping(rows[0].doc, req.body, { now: new Date(), newId });
+          await client.query(
+            "update carriers.carrier_configuration set version = $3, doc = $4::jsonb where tenant_id = $1 and carrier_id = $2::uuid",
+            [tenant, id, result.config.version, JSON.stringify(result.config)],
+          );
+          await client.query(
+            "insert into carriers.outbox (id, subject, payload, headers) values ($1, $2, $3, '{}'::jsonb)",
+            [
+              newId(),
+              "events.CARRIER_COUNTRY_SERVICE_MAPPING_CREATED",
+              Buffer.from(JSON.stringify(result.mapping)),
+            ],
+          );
+          return result.mapping;
+        });
+        if (!mapping) return notFound(reply);
+        return reply.code(201).send(mapping);
       } catch (err) {
-        await client.query("rollback").catch(() => {});
-        throw err;
-      } finally {
-        client.release();
+        return sendDomainError(reply, err);
       }
     },
   );

@@ -12,6 +12,7 @@ import { isUuid, newId } from "@fop/kit/ids";
 import { createLoadUnit, insertLoadUnitsStatement } from "@fop/loadunits";
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
+import { sendStored } from "./baseline-sql.ts";
 
 const bodySchema = {
   type: "object",
@@ -78,15 +79,13 @@ export function loadUnitRoutes(app: FastifyInstance, tenant: string, pool: pg.Po
     },
   );
 
-  app.get<{ Params: { id: string } }>("/api/loadunits/:id", async (req, reply) => {
-    const { id } = req.params;
-    const { rows } = isUuid(id)
-      ? await pool.query<{ json: string }>(
-          "select doc::text as json from loadunits.load_unit where tenant_id = $1 and id = $2::uuid",
-          [tenant, id],
-        )
-      : { rows: [] };
-    if (!rows[0]) return reply.code(404).send([{ summary: "not found", code: "NOT_FOUND" }]);
-    return reply.type("application/json; charset=utf-8").send(rows[0].json);
-  });
+  app.get<{ Params: { id: string } }>("/api/loadunits/:id", (req, reply) =>
+    sendStored(
+      reply,
+      pool,
+      "select doc::text as json from loadunits.load_unit where tenant_id = $1 and id = $2::uuid",
+      tenant,
+      req.params.id,
+    ),
+  );
 }

@@ -21,6 +21,7 @@ import { cursorCodec } from "@fop/kit/search/cursor";
 import { applyPickJobAction, createPickJob, jobColumns, newShortId, TARGET_TIME_KEY } from "@fop/picking";
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
+import { inTransaction } from "./baseline-sql.ts";
 
 type Json = Record<string, unknown>;
 
@@ -91,22 +92,6 @@ const searchSchema = {
 const cursors = cursorCodec();
 const cursor = (r: { id: string; __sort_value: Date } | undefined) =>
   r ? cursors.encode({ sort: "targetTime", dir: "ASC", value: r.__sort_value.toISOString(), id: r.id }) : "";
-
-/** `fn` in one transaction on a client of `pool` (rolled back if it throws). */
-async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query("begin");
-    const result = await fn(client);
-    await client.query("commit");
-    return result;
-  } catch (err) {
-    await client.query("rollback").catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
-}
 
 /** The outbox row of an event, as kit's Outbox records it. */
 const recordEvent = (client: pg.PoolClient, event: string, doc: string) =>

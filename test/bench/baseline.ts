@@ -2,11 +2,12 @@
  * The bare baseline: the floor the system is measured against. A plain fastify server and a `pg`
  * Pool doing the same database work as the system for the same REST calls — no auth, no RPC hop, no
  * ORM, no tracing, no response schemas. Its tables are the services' own (the catalog's `category`
- * and `facility`, the picking service's `pick_job`, the loadunits service's `load_unit` and their
- * `outbox`es: identical columns and indexes, so
- * inserts pay the same index upkeep), made by their migrations in a separate throw-away database.
+ * and `facility`, the picking service's `pick_job`, the loadunits service's `load_unit`, the carriers
+ * service's `carrier_configuration`, the returns service's `item_return_job` and their `outbox`es:
+ * identical columns and indexes, so inserts pay the same index upkeep), made by their migrations in
+ * a separate throw-away database.
  * The pick job routes are in baseline-pickjobs.ts, the load unit routes in baseline-loadunits.ts, the
- * carrier routes in baseline-carriers.ts.
+ * carrier routes in baseline-carriers.ts, the item return routes in baseline-itemreturns.ts.
  */
 import { carriersService } from "@fop/carriers";
 import { catalogService } from "@fop/catalog";
@@ -14,9 +15,11 @@ import { isUuid, newId } from "@fop/kit/ids";
 import { createTestDatabase } from "@fop/kit/testing/db";
 import { loadUnitsService } from "@fop/loadunits";
 import { pickingService } from "@fop/picking";
+import { returnsService } from "@fop/returns";
 import fastify from "fastify";
 import pg from "pg";
 import { carrierRoutes } from "./baseline-carriers.ts";
+import { itemReturnRoutes } from "./baseline-itemreturns.ts";
 import { loadUnitRoutes } from "./baseline-loadunits.ts";
 import { pickJobRoutes } from "./baseline-pickjobs.ts";
 
@@ -82,17 +85,19 @@ export async function startBaseline(
     pickingService,
     loadUnitsService,
     carriersService,
+    returnsService,
   ]);
   const pool = new pg.Pool({ connectionString: db.serviceUrl("catalog"), max: opts.dbPoolMax });
   // The picking service has its own pool (and role) in the system too.
   const picking = new pg.Pool({ connectionString: db.serviceUrl("picking"), max: opts.dbPoolMax });
   const loadunits = new pg.Pool({ connectionString: db.serviceUrl("loadunits"), max: opts.dbPoolMax });
   const carriers = new pg.Pool({ connectionString: db.serviceUrl("carriers"), max: opts.dbPoolMax });
+  const returns = new pg.Pool({ connectionString: db.serviceUrl("returns"), max: opts.dbPoolMax });
   // pool.end() resolves before its clients' sockets are closed, so dropping the database right after
   // can hit a closing client with "terminating connection" (57P01); without a listener the pool's
   // 'error' event would kill the process (leaving the system's child services running).
   let closing = false;
-  for (const p of [pool, picking, loadunits, carriers])
+  for (const p of [pool, picking, loadunits, carriers, returns])
     p.on("error", (err) => {
       if (!closing) console.error(`[bench] baseline pool: ${err.message}`);
     });
@@ -156,6 +161,7 @@ export async function startBaseline(
   pickJobRoutes(app, BASELINE_TENANT, pool, picking);
   loadUnitRoutes(app, BASELINE_TENANT, loadunits);
   carrierRoutes(app, BASELINE_TENANT, carriers);
+  itemReturnRoutes(app, BASELINE_TENANT, returns);
 
   let listening = false;
   const close = async () => {
@@ -164,6 +170,7 @@ export async function startBaseline(
     await picking.end();
     await loadunits.end();
     await carriers.end();
+    await returns.end();
     await pool.end();
     await db.drop();
   };

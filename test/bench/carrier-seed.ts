@@ -6,9 +6,9 @@
  */
 import { addMapping, createCarrier, defaultConfiguration } from "@fop/carriers";
 import { newId } from "@fop/kit/ids";
-import pg from "pg";
 import { BASELINE_TENANT } from "./baseline.ts";
 import { mappingBody, type Target } from "./scenarios.ts";
+import { withDatabase } from "./seed-db.ts";
 
 export interface CarrierSeed {
   /** Carriers whose configuration has 20 mappings. */
@@ -26,8 +26,8 @@ export async function seedCarriers(target: Target): Promise<CarrierSeed> {
   const c = { now, newId };
   // Each scenario seeds its own carriers (keys are unique in the tenant).
   const batch = newId().slice(-8);
-  const carriers = [];
-  const configs = [];
+  const carriers: ReturnType<typeof createCarrier>["carrier"][] = [];
+  const configs: ReturnType<typeof defaultConfiguration>[] = [];
   for (let i = 0; i < READ + WRITE; i++) {
     const { carrier } = createCarrier(newId(), { key: `CUSTOM_BENCH_${batch}_${i}`, name: `Bench ${i}` }, c);
     let config = defaultConfiguration(carrier.id, newId(), now);
@@ -37,9 +37,7 @@ export async function seedCarriers(target: Target): Promise<CarrierSeed> {
     carriers.push(carrier);
     configs.push(config);
   }
-  const db = new pg.Client({ connectionString: target.databaseUrl });
-  await db.connect();
-  try {
+  await withDatabase(target, async (db) => {
     await db.query(
       `insert into carriers.carrier (tenant_id, id, version, created, last_modified, key, doc)
        select $1, (d->>'id')::uuid, (d->>'version')::int, (d->>'created')::timestamptz,
@@ -52,9 +50,7 @@ export async function seedCarriers(target: Target): Promise<CarrierSeed> {
        from jsonb_array_elements($2::jsonb) d`,
       [BASELINE_TENANT, JSON.stringify(configs)],
     );
-  } finally {
-    await db.end();
-  }
+  });
   const ids = carriers.map((x) => x.id);
   return { readIds: ids.slice(0, READ), writeIds: ids.slice(READ) };
 }

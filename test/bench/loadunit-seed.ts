@@ -4,10 +4,10 @@
  * them; the SQL-cloned jobs never had events), then 1,000 load units through the target's own
  * POST /api/loadunits, which GET by id rotates through. Both targets get the same.
  */
-import pg from "pg";
 import { BASELINE_TENANT } from "./baseline.ts";
 import { seedPickJobs } from "./pickjob-seed.ts";
 import { inParallel, loadUnitsBody, sendJson, type Target } from "./scenarios.ts";
+import { withDatabase } from "./seed-db.ts";
 
 export interface LoadUnitSeed {
   /** Pick jobs the projection knows. */
@@ -21,18 +21,14 @@ const JOBS = 1000;
 export async function seedLoadUnits(target: Target, pickJobs: number): Promise<LoadUnitSeed> {
   const jobs = await seedPickJobs(target, pickJobs);
   const jobIds = jobs.ids.slice(0, JOBS);
-  const db = new pg.Client({ connectionString: target.databaseUrl });
-  await db.connect();
-  try {
-    await db.query(
+  await withDatabase(target, (db) =>
+    db.query(
       `insert into loadunits.pick_job_ref (tenant_id, id, facility_ref, status, version)
        select tenant_id, id, facility_ref, status, version from picking.pick_job
        where tenant_id = $1 and id = any($2::uuid[]) on conflict do nothing`,
       [BASELINE_TENANT, jobIds],
-    );
-  } finally {
-    await db.end();
-  }
+    ),
+  );
   const created = await inParallel(JOBS / 5, 10, (n) =>
     sendJson<{ id: string }[]>(target, "POST", "/api/loadunits", loadUnitsBody(jobIds, n), 201),
   );

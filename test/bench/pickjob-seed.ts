@@ -15,10 +15,11 @@
  *
  * Both targets get the same data. Seeded once per database: the pick job scenarios share it.
  */
-import pg from "pg";
+import type pg from "pg";
 import { facilityAddress } from "../support/fixtures.ts";
 import { BASELINE_TENANT } from "./baseline.ts";
 import { sendJson, type Target } from "./scenarios.ts";
+import { withDatabase } from "./seed-db.ts";
 
 export interface PickJobSeed {
   /** The facility the scenarios search and create in (one of the 10). */
@@ -100,7 +101,7 @@ export function seedPickJobs(target: Target, count: number): Promise<PickJobSeed
   if (!url) throw new Error(`${target.name}: no databaseUrl to seed pick jobs into`);
   let seeded = cache.get(url);
   if (!seeded) {
-    seeded = seed(target, url, count);
+    seeded = seed(target, count);
     cache.set(url, seeded);
   }
   return seeded;
@@ -134,11 +135,9 @@ async function createFacilities(target: Target, db: pg.Client): Promise<string[]
   return ids;
 }
 
-async function seed(target: Target, url: string, count: number): Promise<PickJobSeed> {
+async function seed(target: Target, count: number): Promise<PickJobSeed> {
   const started = performance.now();
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  try {
+  return withDatabase(target, async (db) => {
     const facilities = await createFacilities(target, db);
     const template = await sendJson<{ id: string }>(
       target,
@@ -162,9 +161,7 @@ async function seed(target: Target, url: string, count: number): Promise<PickJob
     );
     // Not facility 0: that one also holds the template.
     return { facilityId: facilities[3]!, ids: rows.map((r) => r.id), facilities, templateId: template.id };
-  } finally {
-    await db.end();
-  }
+  });
 }
 
 /**
@@ -173,11 +170,8 @@ async function seed(target: Target, url: string, count: number): Promise<PickJob
  * ANALYZE. For `npm run bench -- --scale`.
  */
 export async function growPickJobs(target: Target, total: number): Promise<void> {
-  const url = target.databaseUrl!;
   const seed = await seedPickJobs(target, 1);
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  try {
+  await withDatabase(target, async (db) => {
     const started = performance.now();
     const { rows } = await db.query<{ n: number }>(
       "select count(*)::int as n from picking.pick_job where tenant_id = $1",
@@ -191,7 +185,5 @@ export async function growPickJobs(target: Target, total: number): Promise<void>
       `[bench] pick jobs: grew ${target.name} from ${have} to ${total} in ` +
         `${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-  } finally {
-    await db.end();
-  }
+  });
 }

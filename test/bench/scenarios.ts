@@ -9,6 +9,7 @@
  */
 import type autocannon from "autocannon";
 import type { CarrierSeed } from "./carrier-seed.ts";
+import type { ItemReturnSeed } from "./itemreturn-seed.ts";
 import type { LoadUnitSeed } from "./loadunit-seed.ts";
 import type { PickJobSeed } from "./pickjob-seed.ts";
 
@@ -324,41 +325,69 @@ const getCarrierConfiguration: RequestBuilder<CarrierSeed> = ({ seed }) => {
   ];
 };
 
-const MAPPING_WRITES_PER_VISIT = 4;
+/** Writes per visit of a versioned document in the write scenarios below. */
+const WRITES_PER_VISIT = 4;
+
+/** One write of {@link versionedWrites}: the request naming `version`. */
+type VersionedWrite = { path: string; body: unknown };
 
 /**
- * What a client does to add mappings: read the configuration (its version), then add 4 mappings,
- * each naming the version the previous write left. Each connection works on one carrier at a time
- * and moves on to the next of 2,000 after its 4 writes, so no two connections share a carrier and
- * every write names the current version (a 409 would count as an error).
+ * What a client does to change a versioned document: read it (its version), then
+ * {@link WRITES_PER_VISIT} writes, each naming the version the previous write left. Each connection
+ * works on one entity at a time and moves on to the next of `entities` after its writes, so no two
+ * connections share one and every write names the current version (a 409 would count as an error).
  */
-const createMappings: RequestBuilder<CarrierSeed> = ({ seed }) => {
+function versionedWrites<E>(opts: {
+  entities: E[];
+  readPath: (entity: E) => string;
+  method: "POST" | "PATCH";
+  /** The n-th write (n counts over the run), on `entity` at `version`. */
+  write: (entity: E, version: number, n: number) => VersionedWrite;
+  /** The status of a successful write. */
+  written: number;
+}): autocannon.Request[] {
+  const { entities, readPath, write, written } = opts;
   let next = 0;
   let n = 0;
   const read: autocannon.Request = {
     method: "GET",
     setupRequest: (req, context) => {
-      context.carrier = seed.writeIds[next++ % seed.writeIds.length];
-      return { ...req, path: `/api/carriers/${context.carrier}/configuration` };
+      context.entity = entities[next++ % entities.length];
+      return { ...req, path: readPath(context.entity as E) };
     },
     onResponse: (status, body, context) => {
       if (status === 200) context.version = (JSON.parse(body) as { version: number }).version;
     },
   };
-  const write: autocannon.Request = {
-    method: "POST",
+  const change: autocannon.Request = {
+    method: opts.method,
     headers: { "content-type": "application/json" },
-    setupRequest: (req, context) => ({
-      ...req,
-      path: `/api/carriers/${context.carrier}/configuration/countryservicemappings`,
-      body: JSON.stringify(mappingBody(context.version as number, n++)),
-    }),
+    setupRequest: (req, context) => {
+      const w = write(context.entity as E, context.version as number, n++);
+      return { ...req, path: w.path, body: JSON.stringify(w.body) };
+    },
     onResponse: (status, _body, context) => {
-      if (status === 201) context.version = (context.version as number) + 1;
+      if (status === written) context.version = (context.version as number) + 1;
     },
   };
-  return [read, ...Array.from({ length: MAPPING_WRITES_PER_VISIT }, () => write)];
-};
+  return [read, ...Array.from({ length: WRITES_PER_VISIT }, () => change)];
+}
+
+/**
+ * What a client does to add mappings: read the configuration (its version), then add 4 mappings
+ * naming it, over 2,000 carriers (see {@link versionedWrites}).
+ */
+const createMappings: RequestBuilder<CarrierSeed> = ({ seed }) =>
+  versionedWrites({
+    entities: seed.writeIds,
+    readPath: (carrier) => `/api/carriers/${carrier}/configuration`,
+    method: "POST",
+    write: (carrier, version, n) => ({
+      path: `/api/carriers/${carrier}/configuration/countryservicemappings`,
+      body: mappingBody(version, n),
+    }),
+    written: 201,
+  });
 
 scenarios.push(
   {
@@ -377,6 +406,68 @@ scenarios.push(
     system: createMappings,
     baseline: createMappings,
   } satisfies Scenario<CarrierSeed>,
+);
+
+/** Seeds the item return scenarios (imported lazily: pulls in pg and the returns service's functions). */
+const seedItemReturns = async (target: Target): Promise<ItemReturnSeed> =>
+  (await import("./itemreturn-seed.ts")).seedItemReturns(target);
+
+/** GET /api/itemreturnjobs/{id} (2 item returns of 5 returned lines each), rotating through 200 jobs. */
+const getItemReturnJob: RequestBuilder<ItemReturnSeed> = ({ seed }) => {
+  let i = 0;
+  return [
+    {
+      method: "GET",
+      setupRequest: (req) => ({
+        ...req,
+        path: `/api/itemreturnjobs/${seed.readIds[i++ % seed.readIds.length]}`,
+      }),
+    },
+  ];
+};
+
+/** The line statuses a PATCH moves among: the open ones (a decided line could not change again). */
+const OPEN_LINE_STATUSES = ["IN_PROGRESS", "WAITING_FOR_INPUT", "OPEN"];
+
+/**
+ * What the returns desk does while checking returned items: read the job (its version), then 4 line
+ * item PATCHes (status, decision reason, refund) naming the job version the previous one left, over
+ * 2,000 jobs (see {@link versionedWrites}). No line is decided, so every job takes PATCHes for good.
+ */
+const patchReturnLines: RequestBuilder<ItemReturnSeed> = ({ seed }) =>
+  versionedWrites({
+    entities: seed.writeJobs,
+    readPath: (job) => `/api/itemreturnjobs/${job.id}`,
+    method: "PATCH",
+    write: (job, version, n) => ({
+      path: `/api/itemreturnjobs/${job.id}/${job.lines[n % job.lines.length]}`,
+      body: {
+        itemReturnJobVersion: version,
+        status: OPEN_LINE_STATUSES[n % OPEN_LINE_STATUSES.length],
+        decisionReason: { reasonLocalized: { en_US: "Checked at the returns desk" } },
+        refund: { status: "OPEN", percent: 50 + (n % 51) },
+      },
+    }),
+    written: 200,
+  });
+
+scenarios.push(
+  {
+    name: "get-item-return-job",
+    description:
+      "GET /api/itemreturnjobs/{id} with 2 item returns of 5 returned line items each, rotating through 200 jobs",
+    seed: seedItemReturns,
+    system: getItemReturnJob,
+    baseline: getItemReturnJob,
+  } satisfies Scenario<ItemReturnSeed>,
+  {
+    name: "patch-return-line",
+    description:
+      "GET an item return job, then 4 x PATCH .../itemreturns/{id}/returnedlineitems/{id} naming its version (job locked, rewritten with its derived columns, one outbox row each)",
+    seed: seedItemReturns,
+    system: patchReturnLines,
+    baseline: patchReturnLines,
+  } satisfies Scenario<ItemReturnSeed>,
 );
 
 export function findScenario(name: string): AnyScenario {

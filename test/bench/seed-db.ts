@@ -1,0 +1,15 @@
+/** What the SQL seeds share: one connection to a target's own database for the length of `fn`. */
+import pg from "pg";
+import type { Target } from "./scenarios.ts";
+
+/** Runs `fn` on a connection to `target`'s database as its admin, closing it whatever `fn` does. */
+export async function withDatabase<T>(target: Target, fn: (db: pg.Client) => Promise<T>): Promise<T> {
+  if (!target.databaseUrl) throw new Error(`${target.name}: no database URL to seed through`);
+  const db = new pg.Client({ connectionString: target.databaseUrl });
+  await db.connect();
+  try {
+    return await fn(db);
+  } finally {
+    await db.end();
+  }
+}
