@@ -11,10 +11,10 @@
  *   rule (REFUND_TRIGGERED once every line is decided) is left out: the scenario decides no line.
  */
 import { isUuid, newId } from "@fop/kit/ids";
+import { loadJob, patchReturnLine, updateJob } from "@fop/returns";
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
 import { inTransaction, notFound, sendDomainError, sendStored, unnamed } from "./baseline-sql.ts";
-import { loadJob, patchReturnLine, updateJob } from "./returns-internals.ts";
 
 type LineParams = { id: string; itemReturnId: string; lineId: string };
 

@@ -6,15 +6,9 @@
  * functions (createJob, addItemReturn), rows written by its own insert (derived columns included).
  */
 import { newId, newShortId } from "@fop/kit/ids";
+import { addItemReturn, createJob, type ItemReturn, type ItemReturnJob, insertJob } from "@fop/returns";
 import { BASELINE_TENANT } from "./baseline.ts";
 import { unnamed } from "./baseline-sql.ts";
-import {
-  addItemReturn,
-  createJob,
-  type ItemReturn,
-  type ItemReturnJob,
-  insertJob,
-} from "./returns-internals.ts";
 import type { Target } from "./scenarios.ts";
 import { withDatabase } from "./seed-db.ts";
 

@@ -140,6 +140,24 @@ export async function insertParcel(
   });
 }
 
+/** A job as stored: the envelope fields and the document's text, sent on as it is (no parse). */
+export interface StoredJob {
+  id: string;
+  version: number;
+  status: string;
+  json: string;
+}
+const STORED_JOB = "id, version, status, doc::text as json";
+
+export async function loadStoredJob(db: Db, tenant: string, id: string): Promise<StoredJob | undefined> {
+  const rows = await query<StoredJob>(db, {
+    text: `select ${STORED_JOB} from item_return_job where tenant_id = $1 and id = $2::uuid`,
+    params: [tenant, id],
+    prepare: true,
+  });
+  return rows[0];
+}
+
 export async function loadJob(
   db: Db,
   tenant: string,
@@ -170,7 +188,7 @@ export async function listJobs(
   tenant: string,
   f: JobFilter,
   page: { size: number; startAfterId: string },
-): Promise<{ rows: ItemReturnJob[]; total: number }> {
+): Promise<{ rows: StoredJob[]; total: number }> {
   const where = `tenant_id = $1
     and ($2::text is null or $2 = any(origin_facility_refs) or $2 = any(return_facility_refs))
     and (cardinality($3::text[]) = 0 or status = any($3))
@@ -190,8 +208,8 @@ export async function listJobs(
     f.anonymized ?? null,
   ];
   const [rows, count] = await Promise.all([
-    query<{ doc: ItemReturnJob }>(db, {
-      text: `select doc from item_return_job where ${where} and ($9::uuid is null or id > $9::uuid) order by id limit $10`,
+    query<StoredJob>(db, {
+      text: `select ${STORED_JOB} from item_return_job where ${where} and ($9::uuid is null or id > $9::uuid) order by id limit $10`,
       params: [...params, page.startAfterId || null, page.size],
       prepare: true,
     }),
@@ -201,7 +219,7 @@ export async function listJobs(
       prepare: true,
     }),
   ]);
-  return { rows: rows.map((r) => r.doc), total: Number(count[0]?.total ?? 0) };
+  return { rows, total: Number(count[0]?.total ?? 0) };
 }
 
 /** Marks the job's refund as triggered; true only for the call that set it (the event is recorded once). */

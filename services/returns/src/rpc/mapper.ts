@@ -6,6 +6,7 @@ import {
   type ParcelSchema,
   type ReasonSchema,
 } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import type { StoredJob } from "../db/rows.ts";
 import type { ItemReturnJob } from "../domain/job.ts";
 import type { Parcel } from "../domain/parcel.ts";
 import type { Reason, ReasonAction } from "../domain/types.ts";
@@ -31,4 +32,11 @@ export const toParcelMessage = (p: Parcel): MessageInitShape<typeof ParcelSchema
   id: p.id,
   version: BigInt(p.version),
   documentJson: Buffer.from(JSON.stringify(p), "utf8"),
+});
+
+export const storedJobMessage = (j: StoredJob): MessageInitShape<typeof ItemReturnJobSchema> => ({
+  id: j.id,
+  version: BigInt(j.version),
+  status: j.status,
+  documentJson: Buffer.from(j.json, "utf8"),
 });

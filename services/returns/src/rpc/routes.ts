@@ -15,7 +15,7 @@ import * as itemReturns from "../usecases/itemreturns.ts";
 import * as jobs from "../usecases/jobs.ts";
 import * as reasons from "../usecases/reasons.ts";
 import * as returnConfig from "../usecases/return-config.ts";
-import { toJobMessage, toParcelMessage, toReasonMessage } from "./mapper.ts";
+import { storedJobMessage, toJobMessage, toParcelMessage, toReasonMessage } from "./mapper.ts";
 
 const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 function kindOf(k: ReturnLineItemKind): "returned" | "notReturnable" {
@@ -80,7 +80,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         };
       },
       async getItemReturnJob(req, hctx) {
-        return { itemReturnJob: toJobMessage(await jobs.getJob(deps, requestContext(hctx), req.id)) };
+        return { itemReturnJob: storedJobMessage(await jobs.readJob(deps, requestContext(hctx), req.id)) };
       },
       async listItemReturnJobs(req, hctx) {
         const r = await jobs.listJobs(
@@ -97,7 +97,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           },
           listPage(req.page),
         );
-        return { itemReturnJobs: r.rows.map(toJobMessage), total: BigInt(r.total) };
+        return { itemReturnJobs: r.rows.map(storedJobMessage), total: BigInt(r.total) };
       },
       async addItemReturn(req, hctx) {
         const j = await itemReturns.addItemReturn(

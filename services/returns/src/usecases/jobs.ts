@@ -3,7 +3,15 @@ import type { RequestContext } from "@fop/kit/context";
 import { inTransaction } from "@fop/kit/db/tx";
 import { invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
-import { insertJob, type JobFilter, listJobs as listRows, loadJob, updateJob } from "../db/rows.ts";
+import {
+  insertJob,
+  type JobFilter,
+  listJobs as listRows,
+  loadJob,
+  loadStoredJob,
+  type StoredJob,
+  updateJob,
+} from "../db/rows.ts";
 import { createJob as create, type ItemReturnJob, jobAction } from "../domain/job.ts";
 import type { JsonObject } from "../domain/types.ts";
 import { JOB_ACTION_EVENTS, jobEvent } from "../events/returns.events.ts";
@@ -39,6 +47,13 @@ export async function createJob(
 
 export async function getJob(deps: ReturnsDeps, ctx: RequestContext, id: string): Promise<ItemReturnJob> {
   const job = isUuid(id) ? await loadJob(deps.db, ctx.tenant, id) : undefined;
+  if (!job) throw notFound("item return job", id);
+  return job;
+}
+
+/** GET /api/itemreturnjobs/{id}: the stored document as it is (the gateway sends it on unparsed). */
+export async function readJob(deps: ReturnsDeps, ctx: RequestContext, id: string): Promise<StoredJob> {
+  const job = isUuid(id) ? await loadStoredJob(deps.db, ctx.tenant, id) : undefined;
   if (!job) throw notFound("item return job", id);
   return job;
 }
