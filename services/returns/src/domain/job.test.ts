@@ -144,6 +144,36 @@ describe("jobAction", () => {
     ).toThrow(err("invalid", "LIMIT_EXCEEDED"));
   });
 
+  it("moves into a list up to 100 line items; one more is 400 naming lineItemIds and the list", () => {
+    for (const [name, from, to] of [
+      [
+        "CHANGE_LINE_ITEMS_TO_NOT_RETURNABLE_IN_ITEM_RETURN_JOB",
+        "returnableLineItems",
+        "notReturnableLineItems",
+      ],
+      ["CHANGE_LINE_ITEMS_TO_RETURNABLE_IN_ITEM_RETURN_JOB", "notReturnableLineItems", "returnableLineItems"],
+    ] as const) {
+      const full = createJob(
+        input({
+          returnableLineItems: [],
+          [from]: [line(1), line(2)],
+          [to]: Array.from({ length: JOB_LIMITS.lineItems - 1 }, (_, i) => line(i + 10)),
+        }),
+        c,
+      );
+      const [a, b] = full[from];
+      const at = jobAction(full, { name, version: 1, lineItemIds: [a!.id] }, later);
+      expect(at[to]).toHaveLength(JOB_LIMITS.lineItems);
+      expect(() => jobAction(at, { name, version: 2, lineItemIds: [b!.id] }, later)).toThrow(
+        expect.objectContaining({
+          code: "LIMIT_EXCEEDED",
+          field: "/lineItemIds",
+          description: expect.stringMatching(new RegExp(`^lineItemIds: ${to} would hold 101 line items`)),
+        }),
+      );
+    }
+  });
+
   it("REPLACE_LINE_ITEMS replaces only the lists it gives (at most 20 each)", () => {
     const j = job();
     const out = jobAction(

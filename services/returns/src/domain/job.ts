@@ -159,9 +159,10 @@ function moveLines(job: ItemReturnJob, ids: unknown, toReturnable: boolean): Ite
     .map((l) => ({ ...l, returnable: toReturnable ? Math.max(0, l.delivered - l.returned) : 0 }));
   const staying = from.filter((l) => !wanted.includes(l.id));
   if (to.length + moving.length > JOB_LIMITS.lineItems) {
+    const list = toReturnable ? "returnableLineItems" : "notReturnableLineItems";
     throw invalid(
       "LIMIT_EXCEEDED",
-      `A job holds at most ${JOB_LIMITS.lineItems} line items per list.`,
+      `lineItemIds: ${list} would hold ${to.length + moving.length} line items; a job holds at most ${JOB_LIMITS.lineItems} per list.`,
       "/lineItemIds",
     );
   }
