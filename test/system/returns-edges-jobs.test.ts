@@ -77,6 +77,21 @@ describe.each([
     expect((await tenant("GET", path)).body.total).toBe(1);
   });
 
+  it("takes 1024 characters of any script (4 KB of UTF-8: emoji, CJK), still unique by text", async () => {
+    const tenant = await tenantOf("reason-wide");
+    const wide = (c: string) => `${randomBytes(2).toString("hex")}${c.repeat(1020)}`;
+    const cjk = wide("語");
+    const emoji = wide("😀");
+    for (const reason of [cjk, emoji]) {
+      const res = await tenant("POST", path, body(reason));
+      expect(res.status, res.text).toBe(201);
+      expect(res.body.reason).toBe(reason);
+    }
+    const again = await tenant("POST", path, body(cjk));
+    expect(again.status).toBe(303);
+    expect((await tenant("GET", path)).body.total).toBe(2);
+  });
+
   it("PUT: a reason of 1024 characters replaces it; 1025 is 400 and changes nothing", async () => {
     const r = await create();
     const at = await api("PUT", `${path}/${r.id}`, { version: 1, ...body(text(1024)) });

@@ -23,7 +23,8 @@ export function checkLocaleString(
         `${field}/${locale}`,
       );
     }
-    if (typeof text !== "string" || text.length > max) {
+    // Characters as JSON Schema's maxLength counts them (code points, not UTF-16 units).
+    if (typeof text !== "string" || [...text].length > max) {
       throw invalid(
         "INVALID_VALUE",
         `${field}/${locale} must be a string of at most ${max} characters.`,

@@ -9,7 +9,7 @@ import type { Reason, ReasonAction } from "../domain/types.ts";
 export async function insertReasonIfNew(db: Db, tenant: string, r: Reason): Promise<boolean> {
   const rows = await query(db, {
     text: `insert into reason (tenant_id, id, action, version, reason, doc)
-      values ($1, $2::uuid, $3, $4, $5, $6::jsonb) on conflict (tenant_id, action, reason) do nothing returning 1`,
+      values ($1, $2::uuid, $3, $4, $5, $6::jsonb) on conflict (tenant_id, action, md5(reason)) do nothing returning 1`,
     params: [tenant, r.id, r.action, r.version, r.reason, JSON.stringify(r)],
     prepare: true,
   });
@@ -38,7 +38,7 @@ export async function loadReasonByText(
   reason: string,
 ): Promise<Reason | undefined> {
   const rows = await query<{ doc: Reason }>(db, {
-    text: "select doc from reason where tenant_id = $1 and action = $2 and reason = $3",
+    text: "select doc from reason where tenant_id = $1 and action = $2 and md5(reason) = md5($3) and reason = $3",
     params: [tenant, action, reason],
     prepare: true,
   });

@@ -63,6 +63,12 @@ describe("createJob", () => {
         input({ returnableLineItems: [line(1, { scannableCodes: Array(51).fill("x") })] }),
         "/returnableLineItems/0/scannableCodes",
       ],
+      [
+        input({
+          returnableLineItems: [line(1, { recordableAttributes: Array(51).fill({ keyLocalized: {} }) })],
+        }),
+        "/returnableLineItems/0/recordableAttributes",
+      ],
     ] as const) {
       expect(() => createJob(body, c), field).toThrow(
         expect.objectContaining({ code: "LIMIT_EXCEEDED", field }),

@@ -17,6 +17,7 @@ export const JOB_LIMITS = {
   lineItems: 100,
   scannableCodes: 50,
   actionLineItems: 20,
+  recordableAttributes: 50,
 } as const;
 
 export interface JobLineItem {
@@ -81,8 +82,13 @@ function lineItem(input: JsonObject, returnable: boolean, c: ChangeContext, fiel
     returned: 0,
   };
   for (const f of OPTIONAL_LINE_FIELDS) if (input[f] !== undefined && input[f] !== null) line[f] = input[f];
-  if (Array.isArray(input.recordableAttributes)) {
-    line.recordableAttributes = input.recordableAttributes.map((a) => ({
+  const attributes = checkList(
+    input.recordableAttributes,
+    JOB_LIMITS.recordableAttributes,
+    `${field}/recordableAttributes`,
+  );
+  if (attributes) {
+    line.recordableAttributes = attributes.map((a) => ({
       ...(a as JsonObject),
       id: c.newId(),
     }));

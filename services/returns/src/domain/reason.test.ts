@@ -16,6 +16,16 @@ it("creates version 1 of its kind from reason and reasonLocalized", () => {
   });
 });
 
+it("counts characters, not UTF-16 units: 1024 emoji are a reason, 1025 are not", () => {
+  const emoji = (n: number) => "😀".repeat(n);
+  expect(createReason("CANCELATION", { ...input, reason: emoji(MAX_REASON_LENGTH) }, c).reason).toBe(
+    emoji(1024),
+  );
+  expect(() => createReason("CANCELATION", { ...input, reason: emoji(MAX_REASON_LENGTH + 1) }, c)).toThrow(
+    expect.objectContaining({ code: "REASON_REQUIRED" }),
+  );
+});
+
 it("400 for a missing, empty or too long reason, a missing or bad reasonLocalized, any other field", () => {
   const bad: [Record<string, unknown>, string][] = [
     [{ reasonLocalized: input.reasonLocalized }, "REASON_REQUIRED"],

@@ -21,7 +21,7 @@ function checkInput(
     if (!allowed.has(key)) throw invalid("UNKNOWN_FIELD", `${key} is not a field of a reason.`, `/${key}`);
   }
   const { reason, reasonLocalized } = input;
-  if (typeof reason !== "string" || reason.trim() === "" || reason.length > MAX_REASON_LENGTH) {
+  if (typeof reason !== "string" || reason.trim() === "" || [...reason].length > MAX_REASON_LENGTH) {
     throw invalid(
       "REASON_REQUIRED",
       `reason must be a text of 1 to ${MAX_REASON_LENGTH} characters.`,

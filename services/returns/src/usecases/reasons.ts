@@ -83,7 +83,7 @@ export async function putReason(
       await deps.outbox.record(tx, ctx, [reasonEvent("UPDATED", next)]);
       return next;
     },
-    { reason_text_unique: textTaken({ reason: String(body.reason) }) },
+    { reason_text_key: textTaken({ reason: String(body.reason) }) },
   );
 }
 
