@@ -51,6 +51,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   > = {
     category: (req, ctx) => clients.catalog.lookupId(req, callOptions(ctx)),
     facility: (req, ctx) => clients.catalog.lookupId(req, callOptions(ctx)),
+    facilitygroup: (req, ctx) => clients.catalog.lookupId(req, callOptions(ctx)),
   };
 
   return buildGateway({

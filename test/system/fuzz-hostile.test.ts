@@ -81,6 +81,13 @@ beforeAll(async () => {
       transitTime: { minTransitDays: 1, maxTransitDays: 2 },
     })
   ).body;
+  const group = (
+    await api("POST", "/api/facilitygroups", {
+      tenantFacilityGroupId: "HOSTILE",
+      nameLocalized: { en_US: "H" },
+      facilityRefs: [facility.id],
+    })
+  ).body;
   const cancelation = (
     await api("POST", "/api/cancelationreasons", { reason: "H", reasonLocalized: { en_US: "H" } })
   ).body;
@@ -121,6 +128,7 @@ beforeAll(async () => {
     cancelationReasonId: cancelation.id,
     rerouteDescriptionId: reroute.id,
     carrierId: carrier.id,
+    facilityGroupId: group.id,
     countryServiceMappingId: mapping.id,
     facilityId: facility.id,
     pickJobId: job.id,
@@ -353,6 +361,24 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
       availableReturnReasons: [{ reasonLocalized: { en_US: "R" } }],
       availableItemConditions: [{ conditionLocalized: { en_US: "C" } }],
     }),
+    "POST /api/facilitygroups": () => ({
+      tenantFacilityGroupId: f.pick(["HOSTILE", "H2", "H3"]),
+      nameLocalized: { en_US: "G" },
+      facilityRefs: f.pick([[ids.facilityId], []]),
+    }),
+    "POST /api/facilitygroups/search": () => ({
+      query: f.pick([{ facilityRefs: { contains: { eq: ids.facilityId } } }, { name: { like: "G" } }]),
+      sort: [{ facilityCount: f.pick(["ASC", "DESC"]) }],
+    }),
+    "PATCH /api/facilitygroups/{facilityGroupId}": () => ({
+      version: f.pick([1, 2]),
+      facilityRefs: [ids.facilityId],
+    }),
+    "POST /api/facilitygroups/{facilityGroupId}/actions": () =>
+      f.pick([
+        { name: "VERSIONLESS_ADD_FACILITIES_TO_GROUP", facilitiesToAdd: [ids.facilityId] },
+        { name: "REMOVE_FACILITIES_FROM_GROUP", facilitiesToRemove: [ids.facilityId], version: 1 },
+      ]),
     "POST /api/cancelationreasons": () => ({ reason: f.pick(["H", "R"]), reasonLocalized: { en_US: "R" } }),
     "PUT /api/cancelationreasons/{cancelationReasonId}": () => ({
       version: 1,

@@ -5,6 +5,7 @@ import { carrierRoutes } from "./carriers/index.ts";
 import { categoryRoutes } from "./categories/index.ts";
 import type { RouteDeps } from "./deps.ts";
 import { facilityRoutes } from "./facilities/index.ts";
+import { facilityGroupRoutes } from "./facilitygroups/index.ts";
 import { itemReturnRoutes } from "./itemreturns/index.ts";
 import { loadUnitRoutes } from "./loadunits/index.ts";
 import { pickJobRoutes } from "./pickjobs/index.ts";
@@ -13,6 +14,7 @@ import { reasonRoutes } from "./reasons/index.ts";
 
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   categoryRoutes(app, deps);
+  facilityGroupRoutes(app, deps);
   facilityRoutes(app, deps);
   auditRoutes(app, deps);
   pickJobRoutes(app, deps);

@@ -2,11 +2,24 @@
 import { env } from "@fop/kit/config";
 import type { ServiceModule } from "@fop/kit/service";
 import { entities, migrations, SCHEMA } from "./db/orm.ts";
+import { DEFAULT_GROUP_LIMITS } from "./domain/facility-group.ts";
 import { catalogRoutes } from "./rpc/routes.ts";
 import type { CatalogDeps } from "./usecases/deps.ts";
 
 const config = {
-  DEFAULT_LOCALE: env.string("locale whose category name is used for sorting by name", "en_US"),
+  DEFAULT_LOCALE: env.string("locale whose category and facility group names sort by name", "en_US"),
+  FACILITIES_PER_GROUP: env.int(
+    "facilities one facility group may hold (the reference's quota)",
+    DEFAULT_GROUP_LIMITS.facilitiesPerGroup,
+    1,
+    100_000,
+  ),
+  FACILITY_GROUPS_PER_FACILITY: env.int(
+    "facility groups one facility may be in",
+    DEFAULT_GROUP_LIMITS.groupsPerFacility,
+    1,
+    10_000,
+  ),
 };
 
 export const catalogService: ServiceModule<CatalogDeps, typeof config> = {
@@ -19,6 +32,10 @@ export const catalogService: ServiceModule<CatalogDeps, typeof config> = {
     db: base.db,
     outbox: base.outbox,
     defaultLocale: cfg.DEFAULT_LOCALE,
+    groupLimits: {
+      facilitiesPerGroup: cfg.FACILITIES_PER_GROUP,
+      groupsPerFacility: cfg.FACILITY_GROUPS_PER_FACILITY,
+    },
     cursors: base.cursors,
     now: base.now,
     newId: base.newId,

@@ -1,6 +1,6 @@
 /** AuditService handlers. */
 import type { ConnectRouter } from "@connectrpc/connect";
-import { searchParams } from "@fop/kit/rpc/search";
+import { pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
 import { listAudits, searchAudits } from "../usecases/audits.ts";
@@ -24,8 +24,7 @@ export function auditRoutes(deps: AuditDeps) {
         const page = await searchAudits(deps, requestContext(hctx), searchParams(req.search));
         return {
           audits: page.rows.map(toAuditMessage),
-          pageInfo: page.pageInfo,
-          total: page.total === undefined ? undefined : BigInt(page.total),
+          ...pageOut(page),
         };
       },
     });

@@ -1,15 +1,17 @@
 import { kitEventMigrations } from "@fop/kit/events/migrations";
 import type { MigrationObject } from "@mikro-orm/postgresql";
 import { M0001Initial } from "./migrations/m0001-initial.ts";
+import { M0002FacilityGroups } from "./migrations/m0002-facility-groups.ts";
 
 /** The schema (and database role prefix) the catalog service owns. */
 export const SCHEMA = "catalog";
 
-/** No ORM entities: the use cases read and write with parameterised SQL (category.rows.ts, facility.rows.ts). */
+/** No ORM entities: the use cases read and write with parameterised SQL (*.rows.ts). */
 export const entities = [];
 
 /** Applied in order; never edit a released migration, add a new one. */
 export const migrations: MigrationObject[] = [
   ...kitEventMigrations,
   { name: "m0001-initial", class: M0001Initial },
+  { name: "m0002-facility-groups", class: M0002FacilityGroups },
 ];

@@ -1,11 +1,12 @@
 /**
  * CatalogService handlers: read the request context, call the use case, map the result. Nothing else.
  */
+import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { invalid } from "@fop/kit/errors";
 import { lookupTable } from "@fop/kit/lookup";
 import { enumName } from "@fop/kit/rpc/proto";
-import { listPage, searchParams } from "@fop/kit/rpc/search";
+import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import {
   CatalogService,
@@ -20,10 +21,13 @@ import {
   MODIFIABLE_FIELDS,
   type ModifiableField,
 } from "../domain/facility.ts";
+import type { FacilityGroup, FacilityGroupInput, GroupAction } from "../domain/facility-group.ts";
 import * as categories from "../usecases/categories.ts";
 import type { CatalogDeps } from "../usecases/deps.ts";
 import * as facilities from "../usecases/facilities.ts";
+import * as groups from "../usecases/facility-groups.ts";
 import { fromFacilityMessage, toFacilityMessage } from "./facility.mapper.ts";
+import { toFacilityGroupMessage } from "./facility-group.mapper.ts";
 
 /** proto field name in an update mask -> domain field. */
 const MASK_FIELDS = lookupTable<ModifiableField>({
@@ -43,7 +47,16 @@ const categoryOut = (c: Category) => ({
   documentJson: categoryJson(c),
 });
 
+/** A FacilityGroupForCreation/-Update body as the domain takes it (the gateway checked its shape). */
+const groupInput = (b: JsonObject | undefined): FacilityGroupInput => ({
+  tenantFacilityGroupId: b?.tenantFacilityGroupId as string | undefined,
+  nameLocalized: b?.nameLocalized as Record<string, string> | undefined,
+  facilityRefs: b?.facilityRefs as string[] | undefined,
+  customAttributes: b?.customAttributes as JsonObject | null | undefined,
+});
+
 export function catalogRoutes(deps: CatalogDeps) {
+  const groupOut = (g: FacilityGroup) => toFacilityGroupMessage(g, deps.defaultLocale);
   return (router: ConnectRouter) =>
     router.service(CatalogService, {
       async listCategories(req, hctx) {
@@ -81,8 +94,7 @@ export function catalogRoutes(deps: CatalogDeps) {
         );
         return {
           categories: result.rows.map(categoryOut),
-          pageInfo: result.pageInfo,
-          total: result.total === undefined ? undefined : BigInt(result.total),
+          ...pageOut(result),
         };
       },
 
@@ -133,6 +145,53 @@ export function catalogRoutes(deps: CatalogDeps) {
         return {};
       },
 
+      async listFacilityGroups(req, hctx) {
+        const r = await groups.listFacilityGroups(deps, requestContext(hctx), {
+          ...listPage(req.page),
+          tenantFacilityGroupId: req.tenantFacilityGroupId,
+        });
+        return { facilityGroups: r.groups.map(groupOut), total: BigInt(r.total) };
+      },
+      async createFacilityGroup(req, hctx) {
+        const g = await groups.createFacilityGroup(deps, requestContext(hctx), groupInput(req.body));
+        return { facilityGroup: groupOut(g) };
+      },
+      async getFacilityGroup(req, hctx) {
+        return { facilityGroup: groupOut(await groups.getFacilityGroup(deps, requestContext(hctx), req.id)) };
+      },
+      async updateFacilityGroup(req, hctx) {
+        const body = req.body ?? {};
+        const g = await groups.replaceFacilityGroup(deps, requestContext(hctx), req.id, {
+          ...groupInput(body),
+          version: body.version,
+        });
+        return { facilityGroup: groupOut(g) };
+      },
+      async deleteFacilityGroup(req, hctx) {
+        await groups.deleteFacilityGroup(deps, requestContext(hctx), req.id);
+        return {};
+      },
+      async facilityGroupAction(req, hctx) {
+        const g = await groups.facilityGroupAction(
+          deps,
+          requestContext(hctx),
+          req.id,
+          (req.action ?? {}) as unknown as GroupAction,
+        );
+        return { facilityGroup: groupOut(g) };
+      },
+      async searchFacilityGroups(req, hctx) {
+        const result = await groups.searchFacilityGroups(
+          deps,
+          requestContext(hctx),
+          searchParams(req.search),
+        );
+        return {
+          facilityGroups: result.rows.map(groupOut),
+          ...pageOut(result),
+        };
+      },
+
       async lookupId(req, hctx) {
         const ctx = requestContext(hctx);
         if (req.entity === "category" && req.field === "tenantCategoryId") {
@@ -140,6 +199,9 @@ export function catalogRoutes(deps: CatalogDeps) {
         }
         if (req.entity === "facility" && req.field === "tenantFacilityId") {
           return { id: await facilities.lookupFacilityId(deps, ctx, req.value) };
+        }
+        if (req.entity === "facilitygroup" && req.field === "tenantFacilityGroupId") {
+          return { id: await groups.lookupFacilityGroupId(deps, ctx, req.value) };
         }
         throw invalid("UNKNOWN_URN", `The catalog resolves no ${req.entity}:${req.field} URNs.`);
       },

@@ -17,6 +17,7 @@ import {
   toFacility,
   updateFacility,
 } from "../db/facility.rows.ts";
+import { removeFacilityFromGroups } from "../db/facility-group.rows.ts";
 import { SCHEMA } from "../db/orm.ts";
 import {
   createFacility as create,
@@ -27,7 +28,7 @@ import {
   type FacilityType,
   modifyFacility as modify,
 } from "../domain/facility.ts";
-import { facilityEvent } from "../events/catalog.events.ts";
+import { facilityEvent, facilityGroupEvent } from "../events/catalog.events.ts";
 import type { CatalogDeps } from "./deps.ts";
 
 const uniqueViolations = {
@@ -147,7 +148,12 @@ export async function deleteFacility(deps: CatalogDeps, ctx: RequestContext, id:
   return inTransaction(deps.db, async (tx) => {
     const before = await load(tx, ctx, id, true);
     await deleteFacilityRow(tx, ctx.tenant, id);
-    await deps.outbox.record(tx, ctx, [facilityEvent("DELETED", before)]);
+    // A deleted facility leaves every group it was in (each group's version moves).
+    const groups = await removeFacilityFromGroups(tx, ctx.tenant, before.id, deps.now());
+    await deps.outbox.record(tx, ctx, [
+      facilityEvent("DELETED", before),
+      ...groups.map((g) => facilityGroupEvent("UPDATED", g, deps.defaultLocale)),
+    ]);
     return before;
   });
 }

@@ -1,6 +1,6 @@
 import type { SearchRequest } from "@fop/proto/fop/common/v1/common_pb.js";
 import { SortDirection } from "@fop/proto/fop/common/v1/common_pb.js";
-import type { SearchParams } from "../search/keyset.ts";
+import type { SearchPage, SearchParams } from "../search/keyset.ts";
 
 /** The common SearchRequest message -> the keyset runner's parameters. */
 export function searchParams(req: SearchRequest | undefined): SearchParams {
@@ -26,4 +26,10 @@ export function searchParams(req: SearchRequest | undefined): SearchParams {
 export const listPage = (p: { size: number; startAfterId: string } | undefined) => ({
   size: p?.size && p.size > 0 ? Math.min(p.size, 500) : 25,
   startAfterId: p?.startAfterId ?? "",
+});
+
+/** A search page's `pageInfo` and `total` (only when asked for) as the SearchXResponse messages carry them. */
+export const pageOut = (page: SearchPage<unknown>) => ({
+  pageInfo: page.pageInfo,
+  total: page.total === undefined ? undefined : BigInt(page.total),
 });

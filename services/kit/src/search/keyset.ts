@@ -150,6 +150,8 @@ function keysetCondition(
  */
 function cursorValue(v: unknown, spec: SortSpec): unknown {
   if (v instanceof Date) return v.toISOString();
+  // pg answers numeric as text but integer columns as numbers; cursors carry numerics as text.
+  if (spec.type === "numeric" && typeof v === "number") return String(v);
   if (spec.type === "timestamptz" && typeof v === "string") {
     const at = parseInstant(v.replace(" ", "T").replace(/([+-]\d{2})$/, "$1:00"));
     return at ? at.toISOString() : v;

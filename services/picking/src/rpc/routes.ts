@@ -4,7 +4,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { invalid } from "@fop/kit/errors";
-import { listPage, searchParams } from "@fop/kit/rpc/search";
+import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { PickingService, PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { publicPickRun } from "../domain/pickrun.ts";
@@ -99,8 +99,7 @@ export function pickingRoutes(deps: PickingDeps) {
         const result = await jobs.searchPickJobs(deps, requestContext(hctx), searchParams(req.search));
         return {
           pickJobsJson: result.rows.map((json) => Buffer.from(json, "utf8")),
-          pageInfo: result.pageInfo,
-          total: result.total === undefined ? undefined : BigInt(result.total),
+          ...pageOut(result),
         };
       },
       async getAvailableSubstitutes(req, hctx) {

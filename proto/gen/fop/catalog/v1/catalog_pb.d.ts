@@ -753,14 +753,14 @@ export declare const DeleteFacilityResponseSchema: GenMessage<DeleteFacilityResp
  */
 export declare type LookupIdRequest = Message<"fop.catalog.v1.LookupIdRequest"> & {
   /**
-   * Entity kind of the URN: "category" or "facility".
+   * Entity kind of the URN: "category", "facility" or "facilitygroup".
    *
    * @generated from field: string entity = 1;
    */
   entity: string;
 
   /**
-   * Field of the URN: "tenantCategoryId" or "tenantFacilityId".
+   * Field of the URN: "tenantCategoryId", "tenantFacilityId" or "tenantFacilityGroupId".
    *
    * @generated from field: string field = 2;
    */
@@ -799,6 +799,357 @@ export declare type LookupIdResponse = Message<"fop.catalog.v1.LookupIdResponse"
  * Use `create(LookupIdResponseSchema)` to create a new message.
  */
 export declare const LookupIdResponseSchema: GenMessage<LookupIdResponse>;
+
+/**
+ * FacilityGroup is a named set of the tenant's facilities: id, version and the read model
+ * (reference schema FacilityGroup) as UTF-8 JSON, which the gateway sends on unparsed.
+ *
+ * @generated from message fop.catalog.v1.FacilityGroup
+ */
+export declare type FacilityGroup = Message<"fop.catalog.v1.FacilityGroup"> & {
+  /**
+   * Platform id (UUIDv7).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Optimistic locking version, 1 on creation.
+   *
+   * @generated from field: int64 version = 2;
+   */
+  version: bigint;
+
+  /**
+   * The read model as UTF-8 JSON.
+   *
+   * @generated from field: bytes document_json = 3;
+   */
+  documentJson: Uint8Array;
+};
+
+/**
+ * Describes the message fop.catalog.v1.FacilityGroup.
+ * Use `create(FacilityGroupSchema)` to create a new message.
+ */
+export declare const FacilityGroupSchema: GenMessage<FacilityGroup>;
+
+/**
+ * ListFacilityGroupsRequest holds the list endpoint's query parameters.
+ *
+ * @generated from message fop.catalog.v1.ListFacilityGroupsRequest
+ */
+export declare type ListFacilityGroupsRequest = Message<"fop.catalog.v1.ListFacilityGroupsRequest"> & {
+  /**
+   * Paging (size, startAfterId).
+   *
+   * @generated from field: fop.common.v1.ListRequest page = 1;
+   */
+  page?: ListRequest | undefined;
+
+  /**
+   * Only the group with this tenantFacilityGroupId.
+   *
+   * @generated from field: optional string tenant_facility_group_id = 2;
+   */
+  tenantFacilityGroupId?: string | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.ListFacilityGroupsRequest.
+ * Use `create(ListFacilityGroupsRequestSchema)` to create a new message.
+ */
+export declare const ListFacilityGroupsRequestSchema: GenMessage<ListFacilityGroupsRequest>;
+
+/**
+ * ListFacilityGroupsResponse holds one page and the count of all matches.
+ *
+ * @generated from message fop.catalog.v1.ListFacilityGroupsResponse
+ */
+export declare type ListFacilityGroupsResponse = Message<"fop.catalog.v1.ListFacilityGroupsResponse"> & {
+  /**
+   * The page.
+   *
+   * @generated from field: repeated fop.catalog.v1.FacilityGroup facility_groups = 1;
+   */
+  facilityGroups: FacilityGroup[];
+
+  /**
+   * Count of all matches.
+   *
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+};
+
+/**
+ * Describes the message fop.catalog.v1.ListFacilityGroupsResponse.
+ * Use `create(ListFacilityGroupsResponseSchema)` to create a new message.
+ */
+export declare const ListFacilityGroupsResponseSchema: GenMessage<ListFacilityGroupsResponse>;
+
+/**
+ * CreateFacilityGroupRequest carries a FacilityGroupForCreation body.
+ *
+ * @generated from message fop.catalog.v1.CreateFacilityGroupRequest
+ */
+export declare type CreateFacilityGroupRequest = Message<"fop.catalog.v1.CreateFacilityGroupRequest"> & {
+  /**
+   * The body as validated by the gateway.
+   *
+   * @generated from field: google.protobuf.Struct body = 1;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.CreateFacilityGroupRequest.
+ * Use `create(CreateFacilityGroupRequestSchema)` to create a new message.
+ */
+export declare const CreateFacilityGroupRequestSchema: GenMessage<CreateFacilityGroupRequest>;
+
+/**
+ * CreateFacilityGroupResponse holds the new group.
+ *
+ * @generated from message fop.catalog.v1.CreateFacilityGroupResponse
+ */
+export declare type CreateFacilityGroupResponse = Message<"fop.catalog.v1.CreateFacilityGroupResponse"> & {
+  /**
+   * The group.
+   *
+   * @generated from field: fop.catalog.v1.FacilityGroup facility_group = 1;
+   */
+  facilityGroup?: FacilityGroup | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.CreateFacilityGroupResponse.
+ * Use `create(CreateFacilityGroupResponseSchema)` to create a new message.
+ */
+export declare const CreateFacilityGroupResponseSchema: GenMessage<CreateFacilityGroupResponse>;
+
+/**
+ * GetFacilityGroupRequest names a group.
+ *
+ * @generated from message fop.catalog.v1.GetFacilityGroupRequest
+ */
+export declare type GetFacilityGroupRequest = Message<"fop.catalog.v1.GetFacilityGroupRequest"> & {
+  /**
+   * Group id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message fop.catalog.v1.GetFacilityGroupRequest.
+ * Use `create(GetFacilityGroupRequestSchema)` to create a new message.
+ */
+export declare const GetFacilityGroupRequestSchema: GenMessage<GetFacilityGroupRequest>;
+
+/**
+ * GetFacilityGroupResponse holds the group.
+ *
+ * @generated from message fop.catalog.v1.GetFacilityGroupResponse
+ */
+export declare type GetFacilityGroupResponse = Message<"fop.catalog.v1.GetFacilityGroupResponse"> & {
+  /**
+   * The group.
+   *
+   * @generated from field: fop.catalog.v1.FacilityGroup facility_group = 1;
+   */
+  facilityGroup?: FacilityGroup | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.GetFacilityGroupResponse.
+ * Use `create(GetFacilityGroupResponseSchema)` to create a new message.
+ */
+export declare const GetFacilityGroupResponseSchema: GenMessage<GetFacilityGroupResponse>;
+
+/**
+ * UpdateFacilityGroupRequest carries a FacilityGroupForUpdate body (with its version).
+ *
+ * @generated from message fop.catalog.v1.UpdateFacilityGroupRequest
+ */
+export declare type UpdateFacilityGroupRequest = Message<"fop.catalog.v1.UpdateFacilityGroupRequest"> & {
+  /**
+   * Group id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The body as validated by the gateway.
+   *
+   * @generated from field: google.protobuf.Struct body = 2;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.UpdateFacilityGroupRequest.
+ * Use `create(UpdateFacilityGroupRequestSchema)` to create a new message.
+ */
+export declare const UpdateFacilityGroupRequestSchema: GenMessage<UpdateFacilityGroupRequest>;
+
+/**
+ * UpdateFacilityGroupResponse holds the group after the change.
+ *
+ * @generated from message fop.catalog.v1.UpdateFacilityGroupResponse
+ */
+export declare type UpdateFacilityGroupResponse = Message<"fop.catalog.v1.UpdateFacilityGroupResponse"> & {
+  /**
+   * The group.
+   *
+   * @generated from field: fop.catalog.v1.FacilityGroup facility_group = 1;
+   */
+  facilityGroup?: FacilityGroup | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.UpdateFacilityGroupResponse.
+ * Use `create(UpdateFacilityGroupResponseSchema)` to create a new message.
+ */
+export declare const UpdateFacilityGroupResponseSchema: GenMessage<UpdateFacilityGroupResponse>;
+
+/**
+ * DeleteFacilityGroupRequest names a group.
+ *
+ * @generated from message fop.catalog.v1.DeleteFacilityGroupRequest
+ */
+export declare type DeleteFacilityGroupRequest = Message<"fop.catalog.v1.DeleteFacilityGroupRequest"> & {
+  /**
+   * Group id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message fop.catalog.v1.DeleteFacilityGroupRequest.
+ * Use `create(DeleteFacilityGroupRequestSchema)` to create a new message.
+ */
+export declare const DeleteFacilityGroupRequestSchema: GenMessage<DeleteFacilityGroupRequest>;
+
+/**
+ * DeleteFacilityGroupResponse is empty (REST answers 200 without a body).
+ *
+ * @generated from message fop.catalog.v1.DeleteFacilityGroupResponse
+ */
+export declare type DeleteFacilityGroupResponse = Message<"fop.catalog.v1.DeleteFacilityGroupResponse"> & {
+};
+
+/**
+ * Describes the message fop.catalog.v1.DeleteFacilityGroupResponse.
+ * Use `create(DeleteFacilityGroupResponseSchema)` to create a new message.
+ */
+export declare const DeleteFacilityGroupResponseSchema: GenMessage<DeleteFacilityGroupResponse>;
+
+/**
+ * FacilityGroupActionRequest carries one of the four action bodies.
+ *
+ * @generated from message fop.catalog.v1.FacilityGroupActionRequest
+ */
+export declare type FacilityGroupActionRequest = Message<"fop.catalog.v1.FacilityGroupActionRequest"> & {
+  /**
+   * Group id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The action as validated by the gateway.
+   *
+   * @generated from field: google.protobuf.Struct action = 2;
+   */
+  action?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.FacilityGroupActionRequest.
+ * Use `create(FacilityGroupActionRequestSchema)` to create a new message.
+ */
+export declare const FacilityGroupActionRequestSchema: GenMessage<FacilityGroupActionRequest>;
+
+/**
+ * FacilityGroupActionResponse holds the group after the action.
+ *
+ * @generated from message fop.catalog.v1.FacilityGroupActionResponse
+ */
+export declare type FacilityGroupActionResponse = Message<"fop.catalog.v1.FacilityGroupActionResponse"> & {
+  /**
+   * The group.
+   *
+   * @generated from field: fop.catalog.v1.FacilityGroup facility_group = 1;
+   */
+  facilityGroup?: FacilityGroup | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.FacilityGroupActionResponse.
+ * Use `create(FacilityGroupActionResponseSchema)` to create a new message.
+ */
+export declare const FacilityGroupActionResponseSchema: GenMessage<FacilityGroupActionResponse>;
+
+/**
+ * SearchFacilityGroupsRequest carries a FacilityGroupSearchPayload.
+ *
+ * @generated from message fop.catalog.v1.SearchFacilityGroupsRequest
+ */
+export declare type SearchFacilityGroupsRequest = Message<"fop.catalog.v1.SearchFacilityGroupsRequest"> & {
+  /**
+   * Query, sort and paging.
+   *
+   * @generated from field: fop.common.v1.SearchRequest search = 1;
+   */
+  search?: SearchRequest | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.SearchFacilityGroupsRequest.
+ * Use `create(SearchFacilityGroupsRequestSchema)` to create a new message.
+ */
+export declare const SearchFacilityGroupsRequestSchema: GenMessage<SearchFacilityGroupsRequest>;
+
+/**
+ * SearchFacilityGroupsResponse holds one search page.
+ *
+ * @generated from message fop.catalog.v1.SearchFacilityGroupsResponse
+ */
+export declare type SearchFacilityGroupsResponse = Message<"fop.catalog.v1.SearchFacilityGroupsResponse"> & {
+  /**
+   * The matches of this page.
+   *
+   * @generated from field: repeated fop.catalog.v1.FacilityGroup facility_groups = 1;
+   */
+  facilityGroups: FacilityGroup[];
+
+  /**
+   * Cursors of this page.
+   *
+   * @generated from field: fop.common.v1.PageInfo page_info = 2;
+   */
+  pageInfo?: PageInfo | undefined;
+
+  /**
+   * Count of all matches; only when requested.
+   *
+   * @generated from field: optional int64 total = 3;
+   */
+  total?: bigint | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.SearchFacilityGroupsResponse.
+ * Use `create(SearchFacilityGroupsResponseSchema)` to create a new message.
+ */
+export declare const SearchFacilityGroupsResponseSchema: GenMessage<SearchFacilityGroupsResponse>;
 
 /**
  * FacilityType distinguishes own facilities from suppliers.
@@ -1029,6 +1380,76 @@ export declare const CatalogService: GenService<{
     methodKind: "unary";
     input: typeof DeleteFacilityRequestSchema;
     output: typeof DeleteFacilityResponseSchema;
+  },
+  /**
+   * ListFacilityGroups pages through facility groups in id order (optionally one tenantFacilityGroupId).
+   *
+   * @generated from rpc fop.catalog.v1.CatalogService.ListFacilityGroups
+   */
+  listFacilityGroups: {
+    methodKind: "unary";
+    input: typeof ListFacilityGroupsRequestSchema;
+    output: typeof ListFacilityGroupsResponseSchema;
+  },
+  /**
+   * CreateFacilityGroup creates a facility group (version 1); its facilities must exist.
+   *
+   * @generated from rpc fop.catalog.v1.CatalogService.CreateFacilityGroup
+   */
+  createFacilityGroup: {
+    methodKind: "unary";
+    input: typeof CreateFacilityGroupRequestSchema;
+    output: typeof CreateFacilityGroupResponseSchema;
+  },
+  /**
+   * GetFacilityGroup reads one facility group.
+   *
+   * @generated from rpc fop.catalog.v1.CatalogService.GetFacilityGroup
+   */
+  getFacilityGroup: {
+    methodKind: "unary";
+    input: typeof GetFacilityGroupRequestSchema;
+    output: typeof GetFacilityGroupResponseSchema;
+  },
+  /**
+   * UpdateFacilityGroup replaces the updatable fields on the version the body names.
+   *
+   * @generated from rpc fop.catalog.v1.CatalogService.UpdateFacilityGroup
+   */
+  updateFacilityGroup: {
+    methodKind: "unary";
+    input: typeof UpdateFacilityGroupRequestSchema;
+    output: typeof UpdateFacilityGroupResponseSchema;
+  },
+  /**
+   * DeleteFacilityGroup deletes a facility group.
+   *
+   * @generated from rpc fop.catalog.v1.CatalogService.DeleteFacilityGroup
+   */
+  deleteFacilityGroup: {
+    methodKind: "unary";
+    input: typeof DeleteFacilityGroupRequestSchema;
+    output: typeof DeleteFacilityGroupResponseSchema;
+  },
+  /**
+   * FacilityGroupAction adds or removes facilities (versioned or versionless).
+   *
+   * @generated from rpc fop.catalog.v1.CatalogService.FacilityGroupAction
+   */
+  facilityGroupAction: {
+    methodKind: "unary";
+    input: typeof FacilityGroupActionRequestSchema;
+    output: typeof FacilityGroupActionResponseSchema;
+  },
+  /**
+   * SearchFacilityGroups runs a query with keyset pagination.
+   *
+   * @generated from rpc fop.catalog.v1.CatalogService.SearchFacilityGroups
+   */
+  searchFacilityGroups: {
+    methodKind: "unary";
+    input: typeof SearchFacilityGroupsRequestSchema;
+    output: typeof SearchFacilityGroupsResponseSchema;
   },
   /**
    * LookupId resolves a tenant-specific unique identifier (the field of a URN path segment) to the
