@@ -6,7 +6,12 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { invalid } from "@fop/kit/errors";
-import { checkCustomAttributes, checkLocaleString, requireCurrentVersion } from "@fop/kit/validation";
+import {
+  checkCustomAttributes,
+  checkList,
+  checkLocaleString,
+  requireCurrentVersion,
+} from "@fop/kit/validation";
 
 export interface FacilityGroup {
   id: string;
@@ -50,13 +55,7 @@ export type GroupAction =
   | { name: "VERSIONLESS_REMOVE_FACILITIES_FROM_GROUP"; facilitiesToRemove: string[] };
 
 function checkRefs(refs: string[], field: string, max: number, min = 0): void {
-  if (refs.length < min || refs.length > max) {
-    throw invalid(
-      "LIMIT_EXCEEDED",
-      `${field.slice(1)} holds ${min ? `${min} to ` : "at most "}${max} facilities (${refs.length} given).`,
-      field,
-    );
-  }
+  checkList(refs, max, field, min);
   const seen = new Set<string>();
   refs.forEach((ref, i) => {
     if (seen.has(ref)) {

@@ -6,9 +6,8 @@
  * `returnable` is what is left of `delivered`. Pure functions; no I/O.
  */
 import { invalid, notFound } from "@fop/kit/errors";
-import { requireCurrentVersion } from "@fop/kit/validation";
+import { checkList, requireCurrentVersion } from "@fop/kit/validation";
 import type { ItemReturnJob, JobLineItem } from "./job.ts";
-import { checkList } from "./limits.ts";
 import {
   ITEM_RETURN_STATUSES,
   type ItemReturnStatus,

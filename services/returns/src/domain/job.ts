@@ -5,8 +5,7 @@
  * job (at most 100) and are versioned with it. Pure functions; no I/O.
  */
 import { invalid } from "@fop/kit/errors";
-import { requireCurrentVersion } from "@fop/kit/validation";
-import { checkList } from "./limits.ts";
+import { checkList, requireCurrentVersion } from "@fop/kit/validation";
 import { JOB_STATUSES, type JobStatus, jobTransition } from "./states.ts";
 import type { ChangeContext, JsonObject } from "./types.ts";
 
