@@ -25,10 +25,11 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
 }
 
 /**
- * A kit {@link Db} on `client` that sends every statement unnamed, as the baseline sends all its
- * SQL (the services prepare their fixed statements: see the README's "Baseline fairness").
+ * A kit {@link Db} on `client` (a transaction's connection, or the pool: each statement on its own)
+ * that sends every statement unnamed, as the baseline sends all its SQL (the services prepare their
+ * fixed statements: see the README's "Baseline fairness").
  */
-export const unnamed = (client: pg.ClientBase): Db => ({
+export const unnamed = (client: pg.ClientBase | pg.Pool): Db => ({
   async query<R>(sql: Sql): Promise<R[]> {
     return (await client.query(sql.text, sql.params)).rows as R[];
   },

@@ -1,13 +1,14 @@
 /**
  * The bare baseline: the floor the system is measured against. A plain fastify server and a `pg`
  * Pool doing the same database work as the system for the same REST calls — no auth, no RPC hop, no
- * ORM, no tracing, no response schemas. Its tables are the services' own (the catalog's `category`
- * and `facility`, the picking service's `pick_job`, the loadunits service's `load_unit`, the carriers
- * service's `carrier_configuration`, the returns service's `item_return_job` and their `outbox`es:
- * identical columns and indexes, so inserts pay the same index upkeep), made by their migrations in
- * a separate throw-away database.
+ * ORM, no tracing, no response schemas. Its tables are the services' own (the catalog's `category`,
+ * `facility` and `facility_group`, the picking service's `pick_job`, the loadunits service's
+ * `load_unit`, the carriers service's `carrier_configuration`, the returns service's
+ * `item_return_job` and their `outbox`es: identical columns and indexes, so inserts pay the same
+ * index upkeep), made by their migrations in a separate throw-away database.
  * The pick job routes are in baseline-pickjobs.ts, the load unit routes in baseline-loadunits.ts, the
- * carrier routes in baseline-carriers.ts, the item return routes in baseline-itemreturns.ts.
+ * carrier routes in baseline-carriers.ts, the item return routes in baseline-itemreturns.ts, the
+ * facility group routes in baseline-facilitygroups.ts.
  */
 import { carriersService } from "@fop/carriers";
 import { catalogService } from "@fop/catalog";
@@ -19,6 +20,7 @@ import { returnsService } from "@fop/returns";
 import fastify from "fastify";
 import pg from "pg";
 import { carrierRoutes } from "./baseline-carriers.ts";
+import { facilityGroupRoutes } from "./baseline-facilitygroups.ts";
 import { itemReturnRoutes } from "./baseline-itemreturns.ts";
 import { loadUnitRoutes } from "./baseline-loadunits.ts";
 import { pickJobRoutes } from "./baseline-pickjobs.ts";
@@ -162,6 +164,7 @@ export async function startBaseline(
   loadUnitRoutes(app, BASELINE_TENANT, loadunits);
   carrierRoutes(app, BASELINE_TENANT, carriers);
   itemReturnRoutes(app, BASELINE_TENANT, returns);
+  facilityGroupRoutes(app, BASELINE_TENANT, pool);
 
   let listening = false;
   const close = async () => {

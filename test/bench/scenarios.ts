@@ -9,6 +9,7 @@
  */
 import type autocannon from "autocannon";
 import type { CarrierSeed } from "./carrier-seed.ts";
+import type { FacilityGroupSeed } from "./facilitygroup-seed.ts";
 import type { ItemReturnSeed } from "./itemreturn-seed.ts";
 import type { LoadUnitSeed } from "./loadunit-seed.ts";
 import type { PickJobSeed } from "./pickjob-seed.ts";
@@ -468,6 +469,93 @@ scenarios.push(
     system: patchReturnLines,
     baseline: patchReturnLines,
   } satisfies Scenario<ItemReturnSeed>,
+);
+
+/** Seeds the facility group scenarios (imported lazily: pulls in pg and the catalog's functions). */
+const seedFacilityGroups = async (target: Target): Promise<FacilityGroupSeed> =>
+  (await import("./facilitygroup-seed.ts")).seedFacilityGroups(target);
+
+/** GET /api/facilitygroups/{id} (50 facilities each), rotating through 200 groups. */
+const getFacilityGroup: RequestBuilder<FacilityGroupSeed> = ({ seed }) => {
+  let i = 0;
+  return [
+    {
+      method: "GET",
+      setupRequest: (req) => ({
+        ...req,
+        path: `/api/facilitygroups/${seed.readIds[i++ % seed.readIds.length]}`,
+      }),
+    },
+  ];
+};
+
+/** Facilities one connection adds to a group before it moves on to the next group. */
+const ADDS_PER_GROUP_VISIT = 50;
+
+/**
+ * The `k`-th facility added to write group `g` (facilitygroup-seed.ts): distinct within a group, and
+ * each facility among the first `stride` of at most 10 groups.
+ */
+const groupFacility = (seed: FacilityGroupSeed, g: number, k: number): string =>
+  seed.writeFacilities[(g * seed.stride + k) % seed.writeFacilities.length]!;
+
+/**
+ * What a client does to fill groups: read a group (how many facilities it holds), then add
+ * {@link ADDS_PER_GROUP_VISIT} facilities to it one `VERSIONLESS_ADD_FACILITIES_TO_GROUP` at a time,
+ * each one the group does not hold yet; then the next group of 1,000. Each connection fills one group
+ * at a time and no two connections share one. The read makes every add a real one in every run
+ * (warm-up and rounds start their group rotation anew on groups earlier runs filled part of): 1
+ * request in 51. Groups grow by 50 per visit, to ~150 facilities in a run of this bench (the quota
+ * is 1,000).
+ */
+const addFacilitiesVersionless: RequestBuilder<FacilityGroupSeed> = ({ seed }) => {
+  let next = 0;
+  const read: autocannon.Request = {
+    method: "GET",
+    setupRequest: (req, context) => {
+      context.group = next++ % seed.writeIds.length;
+      return { ...req, path: `/api/facilitygroups/${seed.writeIds[context.group as number]}` };
+    },
+    onResponse: (status, body, context) => {
+      if (status === 200) context.held = (JSON.parse(body) as { facilityCount: number }).facilityCount;
+    },
+  };
+  const add: autocannon.Request = {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    setupRequest: (req, context) => {
+      const g = context.group as number;
+      const k = (context.held as number) ?? 0;
+      context.held = k + 1;
+      return {
+        ...req,
+        path: `/api/facilitygroups/${seed.writeIds[g]}/actions`,
+        body: JSON.stringify({
+          name: "VERSIONLESS_ADD_FACILITIES_TO_GROUP",
+          facilitiesToAdd: [groupFacility(seed, g, k)],
+        }),
+      };
+    },
+  };
+  return [read, ...Array.from({ length: ADDS_PER_GROUP_VISIT }, () => add)];
+};
+
+scenarios.push(
+  {
+    name: "get-facility-group",
+    description: "GET /api/facilitygroups/{id} with 50 facilities each, rotating through 200 groups",
+    seed: seedFacilityGroups,
+    system: getFacilityGroup,
+    baseline: getFacilityGroup,
+  } satisfies Scenario<FacilityGroupSeed>,
+  {
+    name: "add-facilities-versionless",
+    description:
+      "GET a facility group, then 50 x POST .../actions VERSIONLESS_ADD_FACILITIES_TO_GROUP of one facility it does not hold (facility and group locked, group counted and rewritten, one outbox row each)",
+    seed: seedFacilityGroups,
+    system: addFacilitiesVersionless,
+    baseline: addFacilitiesVersionless,
+  } satisfies Scenario<FacilityGroupSeed>,
 );
 
 export function findScenario(name: string): AnyScenario {
