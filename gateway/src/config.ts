@@ -18,6 +18,7 @@ export const gatewayConfig = {
   LOADUNITS_URL: serviceUrl("loadunits"),
   CARRIERS_URL: serviceUrl("carriers"),
   RETURNS_URL: serviceUrl("returns"),
+  NOTIFICATIONS_URL: serviceUrl("notifications"),
   /** Production: verify tokens from an OIDC issuer. */
   AUTH_JWKS_URL: env.optionalString("JWKS URL of the OIDC issuer (production)"),
   AUTH_ISSUER: env.optionalString("expected `iss` of tokens"),

@@ -3,11 +3,12 @@ import type { ConfigOf } from "@fop/kit/config";
 import { AppError } from "@fop/kit/errors";
 import { createLogger, type Logger } from "@fop/kit/logger";
 import { createMetrics } from "@fop/kit/metrics";
-import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
+import { callOptions, createRpcClient, createStreamingRpcClient } from "@fop/kit/rpc/client";
 import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
 import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
+import { NotificationsService } from "@fop/proto/fop/notifications/v1/notifications_pb.js";
 import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { ReturnsService } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
@@ -29,6 +30,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     loadunits: config.LOADUNITS_URL,
     carriers: config.CARRIERS_URL,
     returns: config.RETURNS_URL,
+    notifications: config.NOTIFICATIONS_URL,
   };
   const clients: Clients = {
     catalog: createRpcClient(CatalogService, serviceUrls.catalog, { timeoutMs }),
@@ -37,6 +39,8 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     loadunits: createRpcClient(LoadUnitsService, serviceUrls.loadunits, { timeoutMs }),
     carriers: createRpcClient(CarriersService, serviceUrls.carriers, { timeoutMs }),
     returns: createRpcClient(ReturnsService, serviceUrls.returns, { timeoutMs }),
+    notifications: createRpcClient(NotificationsService, serviceUrls.notifications, { timeoutMs }),
+    notificationsLive: createStreamingRpcClient(NotificationsService, serviceUrls.notifications),
   };
   const health = Object.entries(serviceUrls).map(
     ([name, url]) => [name, createRpcClient(Health, url, { timeoutMs: 1000 })] as const,

@@ -32,6 +32,8 @@ export const PERMISSIONS = [
   "RETURN_WRITE",
   "STACKS_READ",
   "STACKS_WRITE",
+  "SUBSCRIPTION_READ",
+  "SUBSCRIPTION_WRITE",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -22,7 +22,7 @@ export async function startBenchSystem(
   const { profileDir } = opts;
   const system = await bootSystem(infra, {
     // As deployed: every service its own process (the gateway runs in this one).
-    childProcesses: ["catalog", "audit", "picking", "loadunits", "carriers", "returns"],
+    childProcesses: ["catalog", "audit", "picking", "loadunits", "carriers", "returns", "notifications"],
     // --profile: each service writes its CPU profile when it exits.
     nodeArgs: profileDir
       ? (name) => ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]

@@ -25,6 +25,7 @@ import { createLogger } from "@fop/kit/logger";
 import { loadServiceConfig, type RunningService, type ServiceModule, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
 import { loadUnitsService } from "@fop/loadunits";
+import { notificationsService } from "@fop/notifications";
 import { pickingService } from "@fop/picking";
 import { returnsService } from "@fop/returns";
 import { importJWK, SignJWT } from "jose";
@@ -52,8 +53,16 @@ const MODULES = {
   loadunits: loadUnitsService,
   carriers: carriersService,
   returns: returnsService,
+  notifications: notificationsService,
 } as unknown as Record<ServiceName, ServiceModule<unknown>>;
-export type ServiceName = "catalog" | "audit" | "picking" | "loadunits" | "carriers" | "returns";
+export type ServiceName =
+  | "catalog"
+  | "audit"
+  | "picking"
+  | "loadunits"
+  | "carriers"
+  | "returns"
+  | "notifications";
 
 export interface System {
   baseUrl: string;
@@ -189,7 +198,21 @@ export async function bootSystem(
       EVENTS_STREAM_MAX_AGE_HOURS: "1",
       EVENTS_ACK_WAIT_MS: "3000",
       // The facility registry picking and returns validate against.
-      ...(name === "picking" || name === "returns" ? { CATALOG_URL: services.catalog.rpcUrl } : {}),
+      ...(name === "picking" || name === "returns" || name === "notifications"
+        ? { CATALOG_URL: services.catalog.rpcUrl }
+        : {}),
+      // Webhooks to local receivers (plain http, loopback) and retries fast enough for a test.
+      ...(name === "notifications"
+        ? {
+            WEBHOOK_ALLOW_HTTP: "true",
+            WEBHOOK_ALLOWED_CIDRS: "127.0.0.0/8,::1/128",
+            WEBHOOK_TIMEOUT_MS: "2000",
+            DELIVERY_MAX_ATTEMPTS: "5",
+            DELIVERY_RETRY_BASE_MS: "200",
+            DELIVERY_POLL_MS: "50",
+            LIVE_HEARTBEAT_MS: "1000",
+          }
+        : {}),
       // Pick jobs the load units' projection has not seen yet.
       ...(name === "loadunits" ? { PICKING_URL: services.picking.rpcUrl } : {}),
       // The carrier registry a return parcel's carrierRef is checked against.
@@ -211,6 +234,7 @@ export async function bootSystem(
       LOADUNITS_URL: services.loadunits.rpcUrl,
       CARRIERS_URL: services.carriers.rpcUrl,
       RETURNS_URL: services.returns.rpcUrl,
+      NOTIFICATIONS_URL: services.notifications.rpcUrl,
       AUTH_DEV_KEY_FILE: keyFile,
       RATE_LIMIT_ENABLED: "false",
       ...opts.gatewayEnv,

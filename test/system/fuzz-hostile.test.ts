@@ -88,6 +88,25 @@ beforeAll(async () => {
       facilityRefs: [facility.id],
     })
   ).body;
+  const notificationConfig = (
+    await api("PUT", "/api/configurations/notifications", {
+      channels: [{ type: "CLIENT", enabled: true, events: ["PICK_JOB_CREATED"] }],
+    })
+  ).body;
+  expect(
+    (
+      await api("PUT", `/api/facilities/${facility.id}/configurations/notifications`, {
+        channels: [{ type: "CLIENT", enabled: true, events: ["PICK_JOB_CREATED"] }],
+      })
+    ).status,
+  ).toBe(201);
+  const subscription = (
+    await api("POST", "/api/subscriptions", {
+      name: "hostile",
+      event: "PICK_JOB_CREATED",
+      target: { type: "WEBHOOK", callbackUrl: "http://127.0.0.1:9/hostile" },
+    })
+  ).body;
   const cancelation = (
     await api("POST", "/api/cancelationreasons", { reason: "H", reasonLocalized: { en_US: "H" } })
   ).body;
@@ -129,6 +148,9 @@ beforeAll(async () => {
     rerouteDescriptionId: reroute.id,
     carrierId: carrier.id,
     facilityGroupId: group.id,
+    facilityRef: facility.id,
+    channelId: notificationConfig.channels[0].id,
+    subscriptionId: subscription.id,
     countryServiceMappingId: mapping.id,
     facilityId: facility.id,
     pickJobId: job.id,
@@ -379,6 +401,52 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
         { name: "VERSIONLESS_ADD_FACILITIES_TO_GROUP", facilitiesToAdd: [ids.facilityId] },
         { name: "REMOVE_FACILITIES_FROM_GROUP", facilitiesToRemove: [ids.facilityId], version: 1 },
       ]),
+    "PUT /api/configurations/notifications": () => ({
+      version: f.pick([undefined, 1, 2]),
+      channels: [
+        f.pick([
+          { type: "CLIENT", enabled: true, events: ["PICK_JOB_CREATED"] },
+          {
+            type: "EMAIL",
+            enabled: true,
+            events: ["ORDER_CANCELLED"],
+            receiver: [{ email: "h@example.com", language: "de_DE" }],
+          },
+        ]),
+      ],
+    }),
+    "POST /api/configurations/notifications/actions": () =>
+      f.pick([
+        { name: "ADD_CHANNEL", version: 1, channel: { type: "CLIENT", enabled: false, events: [] } },
+        {
+          name: "UPDATE_CHANNEL",
+          version: 1,
+          channel: { id: ids.channelId, type: "CLIENT", enabled: true, events: ["ORDER_MODIFIED"] },
+        },
+      ]),
+    "PUT /api/facilities/{facilityRef}/configurations/notifications": () => ({
+      version: f.pick([undefined, 1]),
+      channels: [{ type: "CLIENT", enabled: true, events: ["PICK_JOB_CREATED"] }],
+    }),
+    "POST /api/facilities/{facilityRef}/configurations/notifications/actions": () => ({
+      name: "ADD_CHANNEL",
+      version: 1,
+      channel: {
+        type: "EMAIL",
+        enabled: true,
+        events: [],
+        receiver: [{ email: "h@example.com", language: "en_US" }],
+      },
+    }),
+    "POST /api/notifications/search": () => ({
+      query: f.pick([{ facilityRef: { eq: ids.facilityId } }, { priority: { sequence: { gte: 1 } } }]),
+      sort: [{ created: f.pick(["ASC", "DESC"]) }],
+    }),
+    "POST /api/subscriptions": () => ({
+      name: "H",
+      event: f.pick(["PICK_JOB_CREATED", "ORDER_CANCELLED"]),
+      target: { type: "WEBHOOK", callbackUrl: f.pick(["http://127.0.0.1:9/h", "https://10.0.0.1/h"]) },
+    }),
     "POST /api/cancelationreasons": () => ({ reason: f.pick(["H", "R"]), reasonLocalized: { en_US: "R" } }),
     "PUT /api/cancelationreasons/{cancelationReasonId}": () => ({
       version: 1,
@@ -464,6 +532,11 @@ async function send(
     headers,
     body: body === undefined ? undefined : typeof body === "string" ? body : new Uint8Array(body),
   });
+  if (res.headers.get("content-type")?.startsWith("text/event-stream")) {
+    // The live stream (GET /api/notifications/stream) never ends: it opened, which is the answer.
+    await res.body?.cancel();
+    return { label, status: res.status, body: undefined, ms: Date.now() - started };
+  }
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -471,6 +544,9 @@ async function send(
   } catch {}
   return { label, status: res.status, body: parsed, ms: Date.now() - started };
 }
+
+/** Operations answering an endless text/event-stream. */
+const STREAMING = new Set(["/api/notifications/stream"]);
 
 /** One hostile request: a plain HTTP request, or a raw one for what fetch cannot send. */
 async function hostileRequest(f: Fuzz): Promise<Outcome> {
@@ -519,7 +595,10 @@ async function hostileRequest(f: Fuzz): Promise<Outcome> {
     const body = op.hasBody ? jsonText(bodyOf(f.int(2))) : undefined;
     return send(label("token"), op.method, pathOf(op, f, false), body, f.pick(hostileTokens));
   }
-  // Absolute-form targets: naming us (served as the path) or another host (refused).
+  // Absolute-form targets: naming us (served as the path) or another host (refused). Not for a
+  // stream, which the raw client would wait on until its timeout.
+  if (STREAMING.has(op.path))
+    return send(label("query"), op.method, pathOf(op, f, false) + queryOf(op, f), undefined, token);
   const host = new URL(sys.baseUrl).host;
   const authority = f.pick([host, "x", "evil.example", host.toUpperCase(), `${host}@evil.example`]);
   const target = `${f.pick(["http", "https"])}://${authority}${pathOf(op, f, f.r() < 0.3)}`;

@@ -125,6 +125,7 @@ describe("readiness", () => {
           loadunits: true,
           carriers: true,
           returns: true,
+          notifications: true,
         },
       });
       await sys.stopService("catalog");
@@ -139,6 +140,7 @@ describe("readiness", () => {
           loadunits: true,
           carriers: true,
           returns: true,
+          notifications: true,
         },
       });
       expect((await sys.api("GET", "/healthz")).status).toBe(200);

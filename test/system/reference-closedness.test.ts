@@ -19,10 +19,16 @@ type Schema = Record<string, any>;
 /** Positions where we close what the reference leaves open, on purpose. */
 const STRICTER_ON_PURPOSE: [RegExp, string][] = [
   [
-    /^POST \/api\/(categories|pickjobs|audits|facilitygroups)\/search body/,
+    /^POST \/api\/(categories|pickjobs|audits|facilitygroups|notifications)\/search body/,
     "search payloads, queries, filters and sorts: an unknown field or operator is a 400 (DESIGN.md)",
   ],
 ];
+
+/** Bodies the reference subset does not describe; their shape comes from elsewhere (said why). */
+const NOT_IN_REFERENCE: Record<string, string> = {
+  "POST /api/subscriptions":
+    "webhook subscriptions: shaped by the platform's published TypeScript SDK (SubscriptionForCreation)",
+};
 
 async function ourOpenApi(): Promise<Schema> {
   const app = await buildGateway({
@@ -97,6 +103,7 @@ describe.skipIf(Boolean(referenceMissing))("request bodies are as closed as the 
         if (!body) continue;
         const refBody = ref.paths[path]?.[method]?.requestBody?.content?.["application/json"]?.schema;
         if (!refBody) {
+          if (NOT_IN_REFERENCE[`${method.toUpperCase()} ${path}`]) continue;
           problems.push(`${method.toUpperCase()} ${path}: no such request body in the reference`);
           continue;
         }

@@ -5,6 +5,7 @@ import { carriersService } from "@fop/carriers";
 import { catalogService } from "@fop/catalog";
 import type { ServiceModule } from "@fop/kit/service";
 import { loadUnitsService } from "@fop/loadunits";
+import { notificationsService } from "@fop/notifications";
 import { pickingService } from "@fop/picking";
 import { returnsService } from "@fop/returns";
 
@@ -39,6 +40,10 @@ export const SERVICES: ServiceEntry[] = [
   {
     module: returnsService as ServiceModule<unknown>,
     main: path.join(REPO_ROOT, "services/returns/src/main.ts"),
+  },
+  {
+    module: notificationsService as ServiceModule<unknown>,
+    main: path.join(REPO_ROOT, "services/notifications/src/main.ts"),
   },
 ];
 

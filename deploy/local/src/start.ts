@@ -2,16 +2,20 @@
  * `npm start`: the whole platform on this machine, by the rules of DESIGN.md "Running".
  * Postgres: DATABASE_URL, else 127.0.0.1:5432, else embedded (data in .data/postgres).
  * NATS: NATS_URL, else 127.0.0.1:4222, else nats-server -js on PATH, else a clear error.
+ * Mail: SMTP_URL, else a local capture server (SMTP on 2525, the mails listed at
+ * http://127.0.0.1:8025), so the notification e-mails can be seen.
  * Then migrations, every service, the gateway on PORT (8080). Ctrl-C stops everything.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { serviceDatabaseUrl } from "@fop/kit/db/orm";
 import { findOrStartNats, findOrStartPostgres, type Handle } from "@fop/kit/infra";
 import { SERVICE_PORTS } from "@fop/kit/service";
+import { startMailCapture } from "@fop/notifications/dev/mail-capture";
 import { setupDatabase } from "./db-setup.ts";
 import { GATEWAY_MAIN, REPO_ROOT, SERVICES } from "./services.ts";
 
@@ -40,17 +44,41 @@ function run(name: string, main: string, env: Record<string, string>): ChildProc
   return proc;
 }
 
-/** The services' cursor secret: kept in .data so cursors outlive a restart (created on first use). */
-function cursorSecret(): string {
-  const file = path.join(DATA, "cursor-secret");
+/**
+ * A secret kept in .data so what it protects outlives a restart (created on first use): the
+ * services' cursor secret, the key sealing webhook secrets.
+ */
+function persistedSecret(name: string, encoding: "base64url" | "base64"): string {
+  const file = path.join(DATA, name);
   try {
     return readFileSync(file, "utf8").trim();
   } catch {
     mkdirSync(DATA, { recursive: true });
-    const secret = randomBytes(32).toString("base64url");
+    const secret = randomBytes(32).toString(encoding);
     writeFileSync(file, secret, { mode: 0o600 });
     return secret;
   }
+}
+
+/** The local mail capture: SMTP on 2525, the mails (newest first) as JSON at http://127.0.0.1:8025. */
+async function startLocalMail(): Promise<string> {
+  const capture = await startMailCapture({ port: Number(process.env.MAIL_CAPTURE_SMTP_PORT ?? 2525) });
+  const web = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+    res.end(JSON.stringify({ mails: [...capture.mails].reverse() }, null, 2));
+  });
+  const webPort = Number(process.env.MAIL_CAPTURE_WEB_PORT ?? 8025);
+  await new Promise<void>((resolve) => web.listen(webPort, "127.0.0.1", () => resolve()));
+  infra.push({
+    source: "mail capture",
+    url: capture.url,
+    stop: async () => {
+      web.close();
+      await capture.close();
+    },
+  });
+  log(`mail: ${capture.url} (captured mails: http://127.0.0.1:${webPort})`);
+  return capture.url;
 }
 
 async function waitReady(name: string, url: string, timeoutMs = 30_000): Promise<void> {
@@ -101,7 +129,15 @@ try {
   await setupDatabase(pg.url, log);
 
   const logLevel = process.env.LOG_LEVEL ?? "info";
-  const secret = process.env.CURSOR_SECRET ?? cursorSecret();
+  const secret = process.env.CURSOR_SECRET ?? persistedSecret("cursor-secret", "base64url");
+  const smtpUrl = process.env.SMTP_URL ?? (await startLocalMail());
+  // Notifications on a developer's machine: mails to the capture server, webhooks to local receivers.
+  const notificationsEnv = {
+    SMTP_URL: smtpUrl,
+    WEBHOOK_SECRETS_KEY: process.env.WEBHOOK_SECRETS_KEY ?? persistedSecret("webhook-secrets-key", "base64"),
+    WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? "true",
+    WEBHOOK_ALLOWED_CIDRS: process.env.WEBHOOK_ALLOWED_CIDRS ?? "127.0.0.0/8,::1/128",
+  };
   for (const { module, main } of SERVICES) {
     const ports = SERVICE_PORTS[module.name];
     run(module.name, main, {
@@ -111,6 +147,7 @@ try {
       ADMIN_PORT: String(ports.admin),
       LOG_LEVEL: logLevel,
       CURSOR_SECRET: secret,
+      ...(module.name === "notifications" ? notificationsEnv : {}),
     });
   }
   for (const { module } of SERVICES)

@@ -8,9 +8,11 @@ import { facilityRoutes } from "./facilities/index.ts";
 import { facilityGroupRoutes } from "./facilitygroups/index.ts";
 import { itemReturnRoutes } from "./itemreturns/index.ts";
 import { loadUnitRoutes } from "./loadunits/index.ts";
+import { notificationRoutes } from "./notifications/index.ts";
 import { pickJobRoutes } from "./pickjobs/index.ts";
 import { pickRunRoutes } from "./pickruns/index.ts";
 import { reasonRoutes } from "./reasons/index.ts";
+import { subscriptionRoutes } from "./subscriptions/index.ts";
 
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   categoryRoutes(app, deps);
@@ -23,4 +25,6 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   carrierRoutes(app, deps);
   reasonRoutes(app, deps);
   itemReturnRoutes(app, deps);
+  notificationRoutes(app, deps);
+  subscriptionRoutes(app, deps);
 }

@@ -104,6 +104,19 @@ export const Filters = {
     },
     { additionalProperties: false },
   ),
+  NumberFilter: Type.Object(
+    {
+      eq: Type.Optional(Type.Number()),
+      notEq: Type.Optional(Type.Number()),
+      gt: Type.Optional(Type.Number()),
+      gte: Type.Optional(Type.Number()),
+      lt: Type.Optional(Type.Number()),
+      lte: Type.Optional(Type.Number()),
+      in: Type.Optional(Type.Array(Type.Number(), { maxItems: 25 })),
+      notIn: Type.Optional(Type.Array(Type.Number(), { maxItems: 25 })),
+    },
+    { additionalProperties: false },
+  ),
   DateFilter: Type.Object(
     {
       eq: Type.Optional(DateTime()),

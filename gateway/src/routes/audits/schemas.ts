@@ -39,6 +39,7 @@ export const AUDITED_ENTITY_TYPES = [
   "RETURN_CONFIGURATION",
   "ITEM_RETURN_JOB",
   "NOTIFICATION_CENTER_CONFIG",
+  "SUBSCRIPTION",
 ] as const;
 
 const EntityType = Type.Union(AUDITED_ENTITY_TYPES.map((t) => Type.Literal(t)));

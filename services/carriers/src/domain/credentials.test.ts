@@ -93,12 +93,12 @@ describe("sealed credentials", () => {
     expect(() => cipher.open("t1", "c1", sealed.subarray(0, sealed.length - 1))).toThrow();
     expect(() => cipher.open("t1", "c1", sealed.subarray(0, HEADER))).toThrow();
     for (const short of [Buffer.alloc(0), sealed.subarray(0, 1), sealed.subarray(0, HEADER - 1)]) {
-      expect(() => cipher.open("t1", "c1", short)).toThrow(/unknown sealed credentials format/);
+      expect(() => cipher.open("t1", "c1", short)).toThrow(/unknown sealed value format/);
     }
     for (const format of [0, 2, 255]) {
       const other = Buffer.from(sealed);
       other[0] = format;
-      expect(() => cipher.open("t1", "c1", other)).toThrow(/unknown sealed credentials format/);
+      expect(() => cipher.open("t1", "c1", other)).toThrow(/unknown sealed value format/);
     }
   });
 });

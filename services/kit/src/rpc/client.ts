@@ -1,5 +1,6 @@
 import type { DescService } from "@bufbuild/protobuf";
 import { type CallOptions, type Client, createClient, type Interceptor } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
 import { contextToHeaders, type RequestContext } from "../context.ts";
 import { DEADLINE_HEADER, outgoingDeadline } from "../deadline.ts";
 import { injectTraceHeaders, otelContext, otelTrace, SpanKind, SpanStatusCode, tracer } from "../otel.ts";
@@ -63,6 +64,23 @@ export function createRpcClient<T extends DescService>(
     idleTimeoutMs: 5 * 60_000,
   });
   return createClient(service, transport);
+}
+
+/**
+ * A client for `service`'s streaming methods (the unary transport above makes unary calls only):
+ * connect-node's Connect transport over HTTP/2, binary, with the client span and trace propagation.
+ * A stream has no deadline unless the call names one; it ends when the caller's signal aborts.
+ */
+export function createStreamingRpcClient<T extends DescService>(service: T, baseUrl: string): Client<T> {
+  return createClient(
+    service,
+    createConnectTransport({
+      baseUrl,
+      httpVersion: "2",
+      useBinaryFormat: true,
+      interceptors: [clientTraceInterceptor],
+    }),
+  );
 }
 
 /** Call options that carry the request context to the called service. */

@@ -176,3 +176,45 @@ describe("translateQuery", () => {
     expect(params).toContain(evil);
   });
 });
+
+describe("number and nested fields", () => {
+  const nested: QueryFields = {
+    priority: {
+      kind: "nested",
+      fields: {
+        label: { kind: "enum", column: "t.label", values: ["LOW", "HIGH"], ops: ["eq", "notEq", "in"] },
+        sequence: { kind: "number", column: "t.seq" },
+      },
+    },
+  };
+  const run = (query: unknown) => {
+    const b = new SqlBuilder();
+    return { sql: translateQuery(query as never, nested, b, NOW), params: b.params };
+  };
+
+  it("translates each number operator and ANDs the sub-fields", () => {
+    expect(run({ priority: { label: { eq: "HIGH" }, sequence: { gte: 2, lt: 5 } } })).toEqual({
+      sql: "(t.label = $1::text AND (t.seq >= $2::numeric AND t.seq < $3::numeric))",
+      params: ["HIGH", 2, 5],
+    });
+    expect(run({ priority: { sequence: { in: [1, 3] } } }).sql).toBe("t.seq = ANY($1::numeric[])");
+    expect(run({ priority: { sequence: { notIn: [] } } }).sql).toBe("TRUE");
+    expect(run({ priority: { sequence: { notEq: 1 } } }).sql).toBe("t.seq IS DISTINCT FROM $1::numeric");
+  });
+
+  it.each([
+    [{ priority: { sequence: { eq: "2" } } }, "/query/priority/sequence/eq"],
+    [{ priority: { sequence: { in: Array(26).fill(1) } } }, "/query/priority/sequence/in"],
+    [{ priority: { colour: { eq: "red" } } }, "/query/priority/colour"],
+    [{ priority: {} }, "/query/priority"],
+    [{ priority: "HIGH" }, "/query/priority"],
+  ])("refuses %j naming %s", (query, field) => {
+    try {
+      run(query);
+      expect.fail("accepted");
+    } catch (err) {
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).field).toBe(field);
+    }
+  });
+});

@@ -29,6 +29,10 @@ export type FieldSpec =
   | { kind: "localizedMap"; column: string }
   /** jsonb free-attribute column: {<key>: boolean, string, number or date filter}. */
   | { kind: "attributeMap"; column: string }
+  /** Numeric column (NumberFilter): eq, notEq, gt, gte, lt, lte, in, notIn. */
+  | { kind: "number"; column: string }
+  /** An object of sub-fields (e.g. priority: {label, sequence}), each filtered by its own spec, ANDed. */
+  | { kind: "nested"; fields: QueryFields }
   /** Anything else: the resource translates the value itself. */
   | { kind: "custom"; translate: (value: JsonValue, b: SqlBuilder, path: string, now: Date) => string };
 
@@ -154,6 +158,52 @@ function dateFilter(col: string, value: JsonValue, path: string, b: SqlBuilder, 
       const at = op === "after" || op === "before" ? shiftByDuration(str(v, p), now, p) : dateTime(v, p);
       if (op === "notEq") return `${col} IS DISTINCT FROM ${b.param(at, "timestamptz")}`;
       return `${col} ${cmp[op]} ${b.param(at, "timestamptz")}`;
+    }),
+  );
+}
+
+function numberFilter(col: string, value: JsonValue, path: string, b: SqlBuilder) {
+  const ops = ["eq", "notEq", "gt", "gte", "lt", "lte", "in", "notIn"];
+  const cmp: Record<string, string> = { eq: "=", gt: ">", gte: ">=", lt: "<", lte: "<=" };
+  const num = (v: JsonValue | undefined, p: string): number => {
+    if (typeof v !== "number" || !Number.isFinite(v)) throw badValue(p, "a number");
+    return v;
+  };
+  return and(
+    operators(value, path, ops).map(([op, v]) => {
+      const p = `${path}/${op}`;
+      if (op === "in" || op === "notIn") {
+        if (!Array.isArray(v) || v.length > QUERY_LIMITS.maxInValues) {
+          throw badValue(p, `an array of at most ${QUERY_LIMITS.maxInValues} numbers`);
+        }
+        const list = v.map((x, i) => num(x, `${p}/${i}`));
+        if (op === "in") return list.length === 0 ? "FALSE" : `${col} = ANY(${b.param(list, "numeric[]")})`;
+        return list.length === 0
+          ? "TRUE"
+          : `(${col} IS NULL OR NOT (${col} = ANY(${b.param(list, "numeric[]")})))`;
+      }
+      if (op === "notEq") return `${col} IS DISTINCT FROM ${b.param(num(v, p), "numeric")}`;
+      return `${col} ${cmp[op]} ${b.param(num(v, p), "numeric")}`;
+    }),
+  );
+}
+
+function nestedFilter(fields: QueryFields, value: JsonValue, path: string, b: SqlBuilder, now: Date): string {
+  if (!isObject(value)) throw badValue(path, "an object");
+  const entries = Object.entries(value) as [string, JsonValue][];
+  if (entries.length === 0) throw badValue(path, "an object with at least one field");
+  return and(
+    entries.map(([key, v]) => {
+      const p = `${path}/${key}`;
+      const spec = Object.hasOwn(fields, key) ? fields[key] : undefined;
+      if (!spec) {
+        throw invalid(
+          "UNKNOWN_QUERY_FIELD",
+          `${p}: unknown query field ${JSON.stringify(key)}; allowed: ${Object.keys(fields).join(", ")}.`,
+          p,
+        );
+      }
+      return translateField(spec, v, p, b, now);
     }),
   );
 }
@@ -299,6 +349,10 @@ function translateField(spec: FieldSpec, value: JsonValue, path: string, b: SqlB
       return localizedMapFilter(spec.column, value, path, b);
     case "attributeMap":
       return attributeMapFilter(spec.column, value, path, b, now);
+    case "number":
+      return numberFilter(spec.column, value, path, b);
+    case "nested":
+      return nestedFilter(spec.fields, value, path, b, now);
     case "custom":
       return spec.translate(value, b, path, now);
   }

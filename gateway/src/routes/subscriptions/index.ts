@@ -1,0 +1,159 @@
+/**
+ * Webhook subscriptions (`/api/subscriptions`, as the platform's published SDK calls them), their
+ * dead letters (ours) and the supported events.
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import { EVENT_KINDS } from "@fop/kit/event-kinds";
+import { callOptions } from "@fop/kit/rpc/client";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { errorResponses, plainJson } from "../../schemas/common.ts";
+import type { RouteDeps } from "../deps.ts";
+import { sendDocument, sendDocumentPage } from "../documents.ts";
+import {
+  CreatedSubscription,
+  DeadLetters,
+  Subscription,
+  SubscriptionForCreation,
+  SubscriptionIdParams,
+  SubscriptionListQuery,
+  Subscriptions,
+  SupportedEvents,
+} from "./schemas.ts";
+
+const tags = ["Subscriptions (Events)"];
+const idOf = (req: FastifyRequest) => (req.params as { subscriptionId: string }).subscriptionId;
+const DELIVERY =
+  "Each event of the subscribed kind is POSTed as {event, eventId, created, payload} with the Standard Webhooks headers webhook-id (the event id: the same on every retry), webhook-timestamp and webhook-signature (v1, HMAC-SHA256 with the secret shown at creation). A 2xx answer delivers it; anything else is retried with exponential backoff up to the attempt limit, then it is a dead letter (GET .../deadletters). At least once: drop repeats by webhook-id.";
+
+/** The supported events' descriptions: who emits each. */
+const SUPPORTED = {
+  events: EVENT_KINDS.map((k) => ({
+    event: k.kind,
+    description: `${k.entityType || "external"}: ${k.emittedBy}`,
+  })),
+};
+
+export function subscriptionRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+  const notifications = clients.notifications;
+
+  app.get(
+    "/api/subscriptions",
+    {
+      ...plainJson,
+      schema: {
+        summary: "List subscriptions",
+        tags,
+        querystring: SubscriptionListQuery,
+        response: { 200: Subscriptions, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ["SUBSCRIPTION_READ"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const res = await notifications.listSubscriptions(
+        { size: (req.query as { size?: number }).size ?? 25 },
+        callOptions(req.ctx),
+      );
+      return sendDocumentPage(reply, "subscriptions", res.subscriptionsJson, { total: Number(res.total) });
+    },
+  );
+
+  app.post(
+    "/api/subscriptions",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Create subscription",
+        description: `201 with the subscription and its signing secret (shown only here). At most 5 subscriptions per event. ${DELIVERY}`,
+        tags,
+        body: SubscriptionForCreation,
+        response: { 201: CreatedSubscription, ...errorResponses(400, 401, 403) },
+      },
+      config: { permissions: ["SUBSCRIPTION_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const res = await notifications.createSubscription(
+        { body: req.body as JsonObject },
+        callOptions(req.ctx),
+      );
+      const id = (JSON.parse(Buffer.from(res.documentJson).toString("utf8")) as { id: string }).id;
+      reply.code(201).header("location", `${publicUrl}/api/subscriptions/${id}`);
+      return sendDocument(reply, res.documentJson);
+    },
+  );
+
+  app.get(
+    "/api/subscriptions/:subscriptionId",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Get subscription",
+        description: "Without its secret.",
+        tags,
+        params: SubscriptionIdParams,
+        response: { 200: Subscription, ...errorResponses(401, 403, 404) },
+      },
+      config: { permissions: ["SUBSCRIPTION_READ"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      const res = await notifications.getSubscription({ id: idOf(req) }, callOptions(req.ctx));
+      return sendDocument(reply, res.documentJson);
+    },
+  );
+
+  app.delete(
+    "/api/subscriptions/:subscriptionId",
+    {
+      ...plainJson,
+      schema: {
+        summary: "Delete subscription",
+        description: "Its deliveries still pending are dropped.",
+        tags,
+        params: SubscriptionIdParams,
+        response: { 200: { type: "null", description: "Deleted." }, ...errorResponses(401, 403, 404) },
+      },
+      config: { permissions: ["SUBSCRIPTION_WRITE"], lifecycle: "GA" },
+    },
+    async (req, reply) => {
+      await notifications.deleteSubscription({ id: idOf(req) }, callOptions(req.ctx));
+      return reply.code(200).send();
+    },
+  );
+
+  app.get(
+    "/api/subscriptions/:subscriptionId/deadletters",
+    {
+      ...plainJson,
+      schema: {
+        summary: "List dead letters",
+        description:
+          "Ours: the deliveries of this subscription that ran out of attempts, newest first, with the last status or error and the body that was not delivered.",
+        tags,
+        params: SubscriptionIdParams,
+        querystring: SubscriptionListQuery,
+        response: { 200: DeadLetters, ...errorResponses(400, 401, 403, 404) },
+      },
+      config: { permissions: ["SUBSCRIPTION_READ"], lifecycle: "beta" },
+    },
+    async (req, reply) => {
+      const res = await notifications.listDeadLetters(
+        { subscriptionId: idOf(req), size: (req.query as { size?: number }).size ?? 25 },
+        callOptions(req.ctx),
+      );
+      return sendDocumentPage(reply, "deadLetters", res.deadLettersJson, { total: Number(res.total) });
+    },
+  );
+
+  app.get(
+    "/api/supportedevents",
+    {
+      schema: {
+        summary: "List supported events",
+        description: "Every event kind a subscription can name, with what emits it.",
+        tags,
+        response: { 200: SupportedEvents, ...errorResponses(401, 403) },
+      },
+      config: { permissions: ["SUBSCRIPTION_READ"], lifecycle: "GA" },
+    },
+    async () => SUPPORTED,
+  );
+}

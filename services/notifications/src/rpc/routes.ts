@@ -1,0 +1,91 @@
+/** NotificationsService handlers: read the request context, call the use case, map the result. Nothing else. */
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { pageOut, searchParams } from "@fop/kit/rpc/search";
+import { requestContext } from "@fop/kit/rpc/server";
+import { NotificationsService } from "@fop/proto/fop/notifications/v1/notifications_pb.js";
+import type { JsonObject as DomainJson } from "../domain/types.ts";
+import * as config from "../usecases/config.ts";
+import type { NotificationsDeps } from "../usecases/deps.ts";
+import * as notifications from "../usecases/notifications.ts";
+import * as subscriptions from "../usecases/subscriptions.ts";
+
+const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
+const json = (doc: unknown) => Buffer.from(JSON.stringify(doc), "utf8");
+const size = (n: number, fallback: number) => (n > 0 ? Math.min(n, 500) : fallback);
+
+export function notificationRoutes(deps: NotificationsDeps) {
+  return (router: ConnectRouter) =>
+    router.service(NotificationsService, {
+      async getNotificationConfig(req, hctx) {
+        return { documentJson: json(await config.getConfig(deps, requestContext(hctx), req.facilityRef)) };
+      },
+      async putNotificationConfig(req, hctx) {
+        const r = await config.putConfiguration(
+          deps,
+          requestContext(hctx),
+          req.facilityRef,
+          asDomain(req.body),
+        );
+        return { documentJson: json(r.config), created: r.created };
+      },
+      async notificationConfigAction(req, hctx) {
+        return {
+          documentJson: json(
+            await config.configAction(deps, requestContext(hctx), req.facilityRef, asDomain(req.action)),
+          ),
+        };
+      },
+      async deleteNotificationChannel(req, hctx) {
+        await config.removeChannel(
+          deps,
+          requestContext(hctx),
+          req.facilityRef,
+          req.channelId,
+          Number(req.version),
+        );
+        return {};
+      },
+      async searchNotifications(req, hctx) {
+        const page = await notifications.searchNotifications(
+          deps,
+          requestContext(hctx),
+          searchParams(req.search),
+        );
+        return { notificationsJson: page.rows.map((doc) => Buffer.from(doc, "utf8")), ...pageOut(page) };
+      },
+      async *streamNotifications(_req, hctx) {
+        const ctx = requestContext(hctx);
+        for await (const data of deps.live(ctx.tenant, hctx.signal)) yield { documentJson: data };
+      },
+      async listSubscriptions(req, hctx) {
+        const r = await subscriptions.listTenantSubscriptions(deps, requestContext(hctx), size(req.size, 25));
+        return { subscriptionsJson: r.docs.map(json), total: BigInt(r.total) };
+      },
+      async createSubscription(req, hctx) {
+        return {
+          documentJson: json(
+            await subscriptions.createSubscription(deps, requestContext(hctx), asDomain(req.body)),
+          ),
+        };
+      },
+      async getSubscription(req, hctx) {
+        return {
+          documentJson: json(await subscriptions.getSubscription(deps, requestContext(hctx), req.id)),
+        };
+      },
+      async deleteSubscription(req, hctx) {
+        await subscriptions.removeSubscription(deps, requestContext(hctx), req.id);
+        return {};
+      },
+      async listDeadLetters(req, hctx) {
+        const r = await subscriptions.deadLetters(
+          deps,
+          requestContext(hctx),
+          req.subscriptionId,
+          size(req.size, 25),
+        );
+        return { deadLettersJson: r.rows.map(json), total: BigInt(r.total) };
+      },
+    });
+}

@@ -1,0 +1,150 @@
+/**
+ * The notifications service as the kit runs it: RPC, the outbox relay, the dispatch consumer (every
+ * event -> notifications and deliveries) and the delivery worker (webhooks and e-mails).
+ */
+import { randomBytes } from "node:crypto";
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import { env } from "@fop/kit/config";
+import { eventConsumer } from "@fop/kit/events/consumer";
+import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
+import { parseSealKey, sealer } from "@fop/kit/seal";
+import type { ServiceModule } from "@fop/kit/service";
+import { entities, migrations, SCHEMA } from "./db/orm.ts";
+import { liveNotifications, livePublisher } from "./delivery/live.ts";
+import { smtpMailer } from "./delivery/mailer.ts";
+import { webhookSender } from "./delivery/webhook.ts";
+import { type DeliveryWorker, deliveryWorker } from "./delivery/worker.ts";
+import { addressGuard, callbackUrlProblem, type TargetPolicy } from "./domain/ssrf.ts";
+import { notificationRoutes } from "./rpc/routes.ts";
+import type { NotificationsDeps } from "./usecases/deps.ts";
+import { dispatchEvent } from "./usecases/dispatch.ts";
+
+const development = process.env.NODE_ENV === "development";
+
+const config = {
+  ...facilitiesConfig,
+  SMTP_URL: env.optionalString(
+    "SMTP server for notification e-mails, e.g. smtp://127.0.0.1:2525 or smtps://user:pass@mail.example.com (unset: EMAIL channels send nothing)",
+  ),
+  MAIL_FROM: env.string("sender of notification e-mails", "Fulfillment Platform <notifications@localhost>"),
+  WEBHOOK_SECRETS_KEY: env.optionalString(
+    "AES-256-GCM key sealing webhook signing secrets at rest, base64 of 32 bytes (unset: a random one per process, so subscriptions made now cannot be signed for after a restart; production must set it)",
+  ),
+  WEBHOOK_ALLOW_HTTP: env.bool("callback URLs may be plain http (default: only in development)", development),
+  WEBHOOK_ALLOWED_CIDRS: env.string(
+    "comma-separated private ranges webhooks may still reach, e.g. 10.20.0.0/16 (default: none; 127.0.0.0/8,::1/128 in development)",
+    development ? "127.0.0.0/8,::1/128" : "",
+  ),
+  WEBHOOK_TIMEOUT_MS: env.int("one webhook or e-mail attempt's time limit", 10_000, 100, 120_000),
+  DELIVERY_MAX_ATTEMPTS: env.int("attempts per delivery before it becomes a dead letter", 8, 1, 100),
+  DELIVERY_RETRY_BASE_MS: env.int(
+    "delay before the first retry; doubled per further retry",
+    5_000,
+    1,
+    3_600_000,
+  ),
+  DELIVERY_RETRY_MAX_MS: env.int("longest delay between two attempts", 3_600_000, 1, 86_400_000),
+  DELIVERY_CONCURRENCY: env.int("attempts running at once per process", 16, 1, 1000),
+  DELIVERY_POLL_MS: env.int(
+    "how often due deliveries (retries, other replicas' rows) are looked for",
+    500,
+    10,
+    60_000,
+  ),
+  LIVE_HEARTBEAT_MS: env.int("heartbeat interval of the live notification stream", 15_000, 100, 300_000),
+};
+
+export const notificationsService: ServiceModule<
+  NotificationsDeps & { worker: DeliveryWorker },
+  typeof config
+> = {
+  name: "notifications",
+  schema: SCHEMA,
+  entities,
+  migrations,
+  config,
+  createDeps: (base, cfg) => {
+    const key = cfg.WEBHOOK_SECRETS_KEY;
+    if (!key)
+      base.logger.warn("WEBHOOK_SECRETS_KEY is unset: webhook secrets are sealed under a per-process key");
+    if (!cfg.SMTP_URL) base.logger.warn("SMTP_URL is unset: EMAIL notification channels send nothing");
+    const secrets = sealer(
+      key ? parseSealKey(key, "WEBHOOK_SECRETS_KEY") : randomBytes(32),
+      "webhook-secret",
+    );
+    const policy: TargetPolicy = {
+      allowHttp: cfg.WEBHOOK_ALLOW_HTTP,
+      allowedCidrs: cfg.WEBHOOK_ALLOWED_CIDRS.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    };
+    const allowed = addressGuard(policy);
+    const retry = {
+      maxAttempts: cfg.DELIVERY_MAX_ATTEMPTS,
+      baseDelayMs: cfg.DELIVERY_RETRY_BASE_MS,
+      maxDelayMs: cfg.DELIVERY_RETRY_MAX_MS,
+    };
+    const mailer = cfg.SMTP_URL
+      ? smtpMailer({ url: cfg.SMTP_URL, from: cfg.MAIL_FROM, timeoutMs: cfg.WEBHOOK_TIMEOUT_MS })
+      : undefined;
+    const worker = deliveryWorker({
+      db: base.db,
+      logger: base.logger,
+      metrics: base.metrics,
+      secrets,
+      retry,
+      sendWebhook: webhookSender({ allowed, timeoutMs: cfg.WEBHOOK_TIMEOUT_MS, userAgent: "fop-webhooks/1" }),
+      sendMail: mailer?.send,
+      concurrency: cfg.DELIVERY_CONCURRENCY,
+      pollMs: cfg.DELIVERY_POLL_MS,
+      leaseMs: cfg.WEBHOOK_TIMEOUT_MS * 2 + 5_000,
+    });
+    return {
+      db: base.db,
+      outbox: base.outbox,
+      cursors: base.cursors,
+      facilities: catalogFacilities(cfg.CATALOG_URL, cfg.FACILITY_CACHE_TTL_MS),
+      secrets,
+      retry,
+      async checkCallbackUrl(url) {
+        const problem = callbackUrlProblem(url, policy, allowed);
+        if (problem) return problem;
+        const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+        if (isIP(host)) return undefined;
+        // A name is checked for what it resolves to now; the delivery checks again at connect time.
+        const addresses = await lookup(host, { all: true }).catch(() => undefined);
+        if (!addresses || addresses.length === 0) return `host ${host} does not resolve`;
+        return addresses.every((a) => allowed(a.address))
+          ? undefined
+          : "must not point at a private, loopback or reserved address";
+      },
+      publishLive: livePublisher(base.nats.nc, base.nats.events.subjectPrefix),
+      live: (tenant, signal) =>
+        liveNotifications(
+          base.nats.nc,
+          base.nats.events.subjectPrefix,
+          tenant,
+          signal,
+          cfg.LIVE_HEARTBEAT_MS,
+        ),
+      wakeDelivery: () => worker.wake(),
+      emailEnabled: Boolean(mailer),
+      now: base.now,
+      newId: base.newId,
+      worker,
+    };
+  },
+  routes: notificationRoutes,
+  workers: (deps, base) => [
+    eventConsumer(
+      { db: base.db, nats: base.nats, logger: base.logger, metrics: base.metrics, schema: SCHEMA },
+      {
+        name: "notifications-dispatch",
+        handle: (tx, event) => dispatchEvent(deps, tx, event),
+        concurrency: 8,
+      },
+    ),
+    deps.worker,
+  ],
+};

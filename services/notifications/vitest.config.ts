@@ -1,0 +1,3 @@
+import { testConfig } from "@fop/kit/testing/vitest";
+
+export default testConfig();
