@@ -231,4 +231,39 @@ describe("a pick job created is told to people and systems", () => {
     expect(hooks.on("/slow").length).toBeGreaterThanOrEqual(1);
     await api("DELETE", `/api/subscriptions/${slow.id}`);
   }, 60_000);
+
+  it("a platform kind our services emit as finer kinds arrives under the platform's name", async () => {
+    const res = await api("POST", "/api/subscriptions", {
+      name: "returns",
+      event: "ITEM_RETURN_JOB_UPDATED",
+      target: { type: "WEBHOOK", callbackUrl: hooks.url("/returns") },
+    });
+    expect(res.status, res.text).toBe(201);
+    const job = await api("POST", "/api/itemreturnjobs", {
+      originFacilityRefs: [facilityId],
+      status: "OPEN",
+      consumerAddresses: [facilityAddress],
+      returnableLineItems: [{ article: { tenantArticleId: "A", title: "T" }, delivered: 1 }],
+    });
+    expect(job.status, job.text).toBe(200);
+    const started = await api("POST", `/api/itemreturnjobs/${job.body.id}/actions`, {
+      name: "StartItemReturnJob",
+      version: 1,
+    });
+    expect(started.status, started.text).toBe(200);
+    const [hook] = await eventually(async () =>
+      hooks.on("/returns").length ? hooks.on("/returns") : undefined,
+    );
+    const body = new Webhook(res.body.secret).verify(
+      hook!.body,
+      hook!.headers as Record<string, string>,
+    ) as any;
+    expect(body).toMatchObject({
+      event: "ITEM_RETURN_JOB_UPDATED",
+      payload: { id: job.body.id, status: "IN_PROGRESS" },
+    });
+    // The creation is not an update: one delivery only.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(hooks.on("/returns")).toHaveLength(1);
+  });
 });

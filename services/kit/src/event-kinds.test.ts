@@ -6,7 +6,9 @@ import {
   type EventProducer,
   isSubscribableEvent,
   NOTIFICATION_CHANNEL_EVENTS,
+  PLATFORM_KIND_ALIASES,
   SUBSCRIBABLE_EVENTS,
+  subscribedKindsOf,
 } from "./event-kinds.ts";
 
 const kinds = EVENT_KINDS.map((e) => e.kind);
@@ -40,16 +42,30 @@ describe("EVENT_KINDS", () => {
 });
 
 describe("SUBSCRIBABLE_EVENTS", () => {
-  it("is sorted and is exactly the set of kinds", () => {
+  it("is sorted and is exactly the set of kinds and platform aliases", () => {
+    const all = [...kinds, ...Object.keys(PLATFORM_KIND_ALIASES)];
     expect(SUBSCRIBABLE_EVENTS).toEqual([...SUBSCRIBABLE_EVENTS].sort());
-    expect(new Set(SUBSCRIBABLE_EVENTS)).toEqual(new Set(kinds));
-    expect(SUBSCRIBABLE_EVENTS).toHaveLength(kinds.length);
+    expect(new Set(SUBSCRIBABLE_EVENTS)).toEqual(new Set(all));
+    expect(SUBSCRIBABLE_EVENTS).toHaveLength(all.length);
+  });
+
+  it("aliases name platform kinds we do not emit, standing for kinds we do", () => {
+    for (const [platform, ours] of Object.entries(PLATFORM_KIND_ALIASES)) {
+      expect(kinds).not.toContain(platform);
+      for (const kind of ours) {
+        expect(kinds).toContain(kind);
+        expect(subscribedKindsOf(kind)).toEqual(expect.arrayContaining([kind, platform]));
+      }
+    }
+    expect(subscribedKindsOf("PICK_JOB_PICKED")).toEqual(["PICK_JOB_PICKED", "PICK_JOB_PICKING_FINISHED"]);
+    expect(subscribedKindsOf("PICK_JOB_CREATED")).toEqual(["PICK_JOB_CREATED"]);
   });
 
   it("isSubscribableEvent accepts exactly those", () => {
     for (const kind of kinds) expect(isSubscribableEvent(kind)).toBe(true);
     expect(isSubscribableEvent("pick_job_created")).toBe(false);
-    expect(isSubscribableEvent("PICK_JOB_PICKING_FINISHED")).toBe(false);
+    expect(isSubscribableEvent("PICK_JOB_PICKING_FINISHED")).toBe(true); // a platform alias
+    expect(isSubscribableEvent("PICK_JOB_PICKING_STARTED")).toBe(false);
     expect(isSubscribableEvent("")).toBe(false);
   });
 });

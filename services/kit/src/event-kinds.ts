@@ -11,7 +11,14 @@
  */
 
 /** The service that emits a kind; "external" = a platform process outside our services. */
-export type EventProducer = "catalog" | "picking" | "loadunits" | "carriers" | "returns" | "external";
+export type EventProducer =
+  | "catalog"
+  | "picking"
+  | "loadunits"
+  | "carriers"
+  | "returns"
+  | "notifications"
+  | "external";
 
 export interface EventKind {
   /** e.g. PICK_JOB_CREATED */
@@ -461,6 +468,34 @@ export const EVENT_KINDS: readonly EventKind[] = [
     emittedBy: "PUT /api/configurations/return (once one exists)",
   },
 
+  // notifications (no payload: configurations hold e-mail addresses, subscriptions may hold credentials)
+  {
+    kind: "NOTIFICATION_CENTER_CONFIG_CREATED",
+    producer: "notifications",
+    entityType: "NOTIFICATION_CENTER_CONFIG",
+    emittedBy:
+      "PUT /api/configurations/notifications or PUT /api/facilities/{id}/configurations/notifications (the first)",
+  },
+  {
+    kind: "NOTIFICATION_CENTER_CONFIG_UPDATED",
+    producer: "notifications",
+    entityType: "NOTIFICATION_CENTER_CONFIG",
+    emittedBy:
+      "PUT (once one exists), POST .../actions (ADD_CHANNEL, UPDATE_CHANNEL) or DELETE .../channels/{channelId} of either configuration",
+  },
+  {
+    kind: "SUBSCRIPTION_CREATED",
+    producer: "notifications",
+    entityType: "SUBSCRIPTION",
+    emittedBy: "POST /api/subscriptions",
+  },
+  {
+    kind: "SUBSCRIPTION_DELETED",
+    producer: "notifications",
+    entityType: "SUBSCRIPTION",
+    emittedBy: "DELETE /api/subscriptions/{id}",
+  },
+
   // external: named by the spec (notification channels, further public kinds) or the platform's SDK
   { kind: "UPCOMING_TIME_TRIGGERED_REROUTE", producer: "external", entityType: "", emittedBy: ROUTING_PLANS },
   { kind: "ROUTING_PLAN_NOT_ROUTABLE", producer: "external", entityType: "", emittedBy: ROUTING_PLANS },
@@ -507,8 +542,48 @@ export const NOTIFICATION_CHANNEL_EVENTS = [
 
 export type NotificationChannelEvent = (typeof NOTIFICATION_CHANNEL_EVENTS)[number];
 
-/** Every kind a webhook subscription may name (EVENT_KINDS' kinds, sorted). */
-export const SUBSCRIBABLE_EVENTS: readonly string[] = EVENT_KINDS.map((e) => e.kind).sort();
+/**
+ * Kinds the platform names (its reference, its SDK) that our services emit as finer kinds: a
+ * subscription to the platform's kind receives each of ours, under the platform's name, so a client
+ * written for the platform gets what it subscribed to.
+ */
+export const PLATFORM_KIND_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  /** fill-ins §17: ItemReturnJobWebHookEvent (ITEM_RETURN_JOB_CREATED / _UPDATED). */
+  ITEM_RETURN_JOB_UPDATED: [
+    "ITEM_RETURN_JOB_STARTED",
+    "ITEM_RETURN_JOB_FINISHED",
+    "ITEM_RETURN_JOB_RESTARTED",
+    "ITEM_RETURN_JOB_LINE_ITEMS_CHANGED",
+    "ITEM_RETURN_ADDED",
+    "ITEM_RETURN_ANNOUNCED",
+    "ITEM_RETURN_OPENED",
+    "ITEM_RETURN_STARTED",
+    "ITEM_RETURN_PAUSED",
+    "ITEM_RETURN_WAITING_FOR_INPUT",
+    "ITEM_RETURN_FINISHED",
+    "ITEM_RETURN_CANCELED",
+    "ITEM_RETURN_LINE_ITEM_UPDATED",
+    "ITEM_RETURN_LINE_ITEMS_REPLACED",
+    "ITEM_RETURN_DELETED",
+    "ITEM_RETURN_PARCEL_CREATED",
+  ],
+  /** The SDK's SubscriptionEvent: picking finished is our PICK_JOB_PICKED. */
+  PICK_JOB_PICKING_FINISHED: ["PICK_JOB_PICKED"],
+};
+
+const aliasesOf = new Map<string, string[]>();
+for (const [platform, ours] of Object.entries(PLATFORM_KIND_ALIASES)) {
+  for (const kind of ours) aliasesOf.set(kind, [...(aliasesOf.get(kind) ?? []), platform]);
+}
+
+/** The kinds a subscription may name to receive an event of `kind`: itself and its platform aliases. */
+export const subscribedKindsOf = (kind: string): string[] => [kind, ...(aliasesOf.get(kind) ?? [])];
+
+/** Every kind a webhook subscription may name (EVENT_KINDS' kinds and the platform aliases, sorted). */
+export const SUBSCRIBABLE_EVENTS: readonly string[] = [
+  ...EVENT_KINDS.map((e) => e.kind),
+  ...Object.keys(PLATFORM_KIND_ALIASES),
+].sort();
 
 const subscribable: ReadonlySet<string> = new Set(SUBSCRIBABLE_EVENTS);
 

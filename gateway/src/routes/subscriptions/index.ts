@@ -3,7 +3,7 @@
  * dead letters (ours) and the supported events.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { EVENT_KINDS } from "@fop/kit/event-kinds";
+import { EVENT_KINDS, PLATFORM_KIND_ALIASES } from "@fop/kit/event-kinds";
 import { callOptions } from "@fop/kit/rpc/client";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
@@ -27,10 +27,16 @@ const DELIVERY =
 
 /** The supported events' descriptions: who emits each. */
 const SUPPORTED = {
-  events: EVENT_KINDS.map((k) => ({
-    event: k.kind,
-    description: `${k.entityType || "external"}: ${k.emittedBy}`,
-  })),
+  events: [
+    ...EVENT_KINDS.map((k) => ({
+      event: k.kind,
+      description: `${k.entityType || "external"}: ${k.emittedBy}`,
+    })),
+    ...Object.entries(PLATFORM_KIND_ALIASES).map(([event, ours]) => ({
+      event,
+      description: `delivered for each of ${ours.join(", ")} (under this name)`,
+    })),
+  ],
 };
 
 export function subscriptionRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {

@@ -134,10 +134,11 @@ export async function lockSubscriptionEvent(db: Db, tenant: string, event: strin
   });
 }
 
-export async function subscriptionsFor(db: Db, tenant: string, event: string): Promise<SubscriptionRow[]> {
+/** The tenant's subscriptions to any of `events` (an event's kind and its platform aliases). */
+export async function subscriptionsFor(db: Db, tenant: string, events: string[]): Promise<SubscriptionRow[]> {
   return query<SubscriptionRow>(db, {
-    text: `select ${SUBSCRIPTION_ROW} from subscription where tenant_id = $1 and event = $2`,
-    params: [tenant, event],
+    text: `select ${SUBSCRIPTION_ROW} from subscription where tenant_id = $1 and event = any($2::text[])`,
+    params: [tenant, events],
     prepare: true,
   });
 }

@@ -6,7 +6,7 @@
  */
 import type { Db } from "@fop/kit/db/sql";
 import { whenCommitted } from "@fop/kit/db/sql";
-import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/kit/event-kinds";
+import { NOTIFICATION_CHANNEL_EVENTS, subscribedKindsOf } from "@fop/kit/event-kinds";
 import { fromTimestamp } from "@fop/kit/rpc/proto";
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import {
@@ -31,23 +31,24 @@ export async function dispatchEvent(deps: NotificationsDeps, tx: Db, event: Even
   const doc = eventDocument(event);
   const deliveries: NewDelivery[] = [];
 
-  const subscriptions = await subscriptionsFor(tx, tenant, event.type);
+  const subscriptions = await subscriptionsFor(tx, tenant, subscribedKindsOf(event.type));
   if (subscriptions.length > 0) {
     const occurred = event.occurredAt ? fromTimestamp(event.occurredAt) : deps.now();
-    const body = webhookBody({
-      event: event.type,
-      eventId: event.id,
-      occurredAt: occurred.toISOString(),
-      payload: doc ?? { id: event.entityRef, entityType: event.entityType },
-    }) as JsonObject;
     for (const s of subscriptions) {
+      // Under the kind subscribed to: a platform alias (ITEM_RETURN_JOB_UPDATED) names itself.
+      const body = webhookBody({
+        event: s.event,
+        eventId: event.id,
+        occurredAt: occurred.toISOString(),
+        payload: doc ?? { id: event.entityRef, entityType: event.entityType },
+      }) as JsonObject;
       const target = s.doc.target as { callbackUrl: string };
       deliveries.push({
         tenant,
         kind: "WEBHOOK",
         targetId: s.id,
         eventId: event.id,
-        event: event.type,
+        event: s.event,
         recipient: target.callbackUrl,
         payload: body,
       });
