@@ -81,7 +81,7 @@ async function startLocalMail(): Promise<string> {
   return capture.url;
 }
 
-async function waitReady(name: string, url: string, timeoutMs = 30_000): Promise<void> {
+async function waitReady(name: string, url: string, timeoutMs = 90_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (stopping) return;

@@ -50,12 +50,16 @@ export interface AjvError {
   keyword: string;
   params: Record<string, unknown>;
   /** With Ajv's `verbose`: the schema holding the failed keyword. */
-  parentSchema?: { oneOf?: { properties?: Record<string, { enum?: unknown[] }> }[] };
+  parentSchema?: { oneOf?: { properties?: Record<string, { enum?: unknown[]; const?: unknown }> }[] };
 }
 
 /** The values a discriminated body's tag may take (from its variants' one-value enums). */
+/** The values a discriminated union's tag may take: each variant's `enum` (StringEnum) or `const` (Type.Literal). */
 const tagValues = (e: AjvError, tag: string): string[] =>
-  (e.parentSchema?.oneOf ?? []).flatMap((v) => (v.properties?.[tag]?.enum ?? []).map(String));
+  (e.parentSchema?.oneOf ?? []).flatMap((v) => {
+    const t = v.properties?.[tag];
+    return (t?.enum ?? (t && t.const !== undefined ? [t.const] : [])).map(String);
+  });
 
 export function describeValidation(context: string, e: AjvError): string {
   const where = `${context}${e.instancePath}`;
