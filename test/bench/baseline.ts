@@ -4,17 +4,20 @@
  * ORM, no tracing, no response schemas. Its tables are the services' own (the catalog's `category`,
  * `facility` and `facility_group`, the picking service's `pick_job`, the loadunits service's
  * `load_unit`, the carriers service's `carrier_configuration`, the returns service's
- * `item_return_job` and their `outbox`es: identical columns and indexes, so inserts pay the same
- * index upkeep), made by their migrations in a separate throw-away database.
+ * `item_return_job`, the notifications service's `notification` and `notification_config`, and
+ * their `outbox`es: identical columns and indexes, so inserts pay the same index upkeep), made by
+ * their migrations in a separate throw-away database.
  * The pick job routes are in baseline-pickjobs.ts, the load unit routes in baseline-loadunits.ts, the
  * carrier routes in baseline-carriers.ts, the item return routes in baseline-itemreturns.ts, the
- * facility group routes in baseline-facilitygroups.ts.
+ * facility group routes in baseline-facilitygroups.ts, the notification routes in
+ * baseline-notifications.ts.
  */
 import { carriersService } from "@fop/carriers";
 import { catalogService } from "@fop/catalog";
 import { isUuid, newId } from "@fop/kit/ids";
 import { createTestDatabase } from "@fop/kit/testing/db";
 import { loadUnitsService } from "@fop/loadunits";
+import { notificationsService } from "@fop/notifications";
 import { pickingService } from "@fop/picking";
 import { returnsService } from "@fop/returns";
 import fastify from "fastify";
@@ -23,6 +26,7 @@ import { carrierRoutes } from "./baseline-carriers.ts";
 import { facilityGroupRoutes } from "./baseline-facilitygroups.ts";
 import { itemReturnRoutes } from "./baseline-itemreturns.ts";
 import { loadUnitRoutes } from "./baseline-loadunits.ts";
+import { notificationRoutes } from "./baseline-notifications.ts";
 import { pickJobRoutes } from "./baseline-pickjobs.ts";
 
 /** Every baseline request acts for this tenant (the system's comes from the token). */
@@ -88,6 +92,7 @@ export async function startBaseline(
     loadUnitsService,
     carriersService,
     returnsService,
+    notificationsService,
   ]);
   const pool = new pg.Pool({ connectionString: db.serviceUrl("catalog"), max: opts.dbPoolMax });
   // The picking service has its own pool (and role) in the system too.
@@ -95,11 +100,15 @@ export async function startBaseline(
   const loadunits = new pg.Pool({ connectionString: db.serviceUrl("loadunits"), max: opts.dbPoolMax });
   const carriers = new pg.Pool({ connectionString: db.serviceUrl("carriers"), max: opts.dbPoolMax });
   const returns = new pg.Pool({ connectionString: db.serviceUrl("returns"), max: opts.dbPoolMax });
+  const notifications = new pg.Pool({
+    connectionString: db.serviceUrl("notifications"),
+    max: opts.dbPoolMax,
+  });
   // pool.end() resolves before its clients' sockets are closed, so dropping the database right after
   // can hit a closing client with "terminating connection" (57P01); without a listener the pool's
   // 'error' event would kill the process (leaving the system's child services running).
   let closing = false;
-  for (const p of [pool, picking, loadunits, carriers, returns])
+  for (const p of [pool, picking, loadunits, carriers, returns, notifications])
     p.on("error", (err) => {
       if (!closing) console.error(`[bench] baseline pool: ${err.message}`);
     });
@@ -165,6 +174,7 @@ export async function startBaseline(
   carrierRoutes(app, BASELINE_TENANT, carriers);
   itemReturnRoutes(app, BASELINE_TENANT, returns);
   facilityGroupRoutes(app, BASELINE_TENANT, pool);
+  notificationRoutes(app, BASELINE_TENANT, notifications);
 
   let listening = false;
   const close = async () => {
@@ -174,6 +184,7 @@ export async function startBaseline(
     await loadunits.end();
     await carriers.end();
     await returns.end();
+    await notifications.end();
     await pool.end();
     await db.drop();
   };

@@ -12,6 +12,7 @@ import type { CarrierSeed } from "./carrier-seed.ts";
 import type { FacilityGroupSeed } from "./facilitygroup-seed.ts";
 import type { ItemReturnSeed } from "./itemreturn-seed.ts";
 import type { LoadUnitSeed } from "./loadunit-seed.ts";
+import type { NotificationSeed } from "./notification-seed.ts";
 import type { PickJobSeed } from "./pickjob-seed.ts";
 
 export type TargetName = "baseline" | "system";
@@ -556,6 +557,51 @@ scenarios.push(
     system: addFacilitiesVersionless,
     baseline: addFacilitiesVersionless,
   } satisfies Scenario<FacilityGroupSeed>,
+);
+
+/** Seeds the notification search (imported lazily: pulls in pg and the notifications service's functions). */
+const seedNotifications = async (target: Target): Promise<NotificationSeed> =>
+  (await import("./notification-seed.ts")).seedNotifications(target);
+
+/** Seeds the tenant's notification center configuration (10 channels). */
+const seedNotificationConfig = async (target: Target): Promise<undefined> =>
+  (await import("./notification-seed.ts")).seedNotificationConfig(target);
+
+/** The back office's notification list: one facility's newest first, page of 20. */
+const searchNotifications: RequestBuilder<NotificationSeed> = ({ seed }) => [
+  {
+    method: "POST",
+    path: "/api/notifications/search",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      query: { facilityRef: { eq: seed.facilityRef } },
+      sort: [{ created: "DESC" }],
+      size: 20,
+    }),
+  },
+];
+
+/** GET /api/configurations/notifications: the tenant's configuration. */
+const getNotificationConfig: RequestBuilder<undefined> = () => [
+  { method: "GET", path: "/api/configurations/notifications" },
+];
+
+scenarios.push(
+  {
+    name: "search-notifications",
+    description:
+      "POST /api/notifications/search facilityRef eq, sort created DESC, size 20, over 5,000 stored notifications in 10 facilities",
+    seed: seedNotifications,
+    system: searchNotifications,
+    baseline: searchNotifications,
+  } satisfies Scenario<NotificationSeed>,
+  {
+    name: "get-notification-config",
+    description: "GET /api/configurations/notifications: the tenant's configuration of 10 channels",
+    seed: seedNotificationConfig,
+    system: getNotificationConfig,
+    baseline: getNotificationConfig,
+  } satisfies Scenario<undefined>,
 );
 
 export function findScenario(name: string): AnyScenario {

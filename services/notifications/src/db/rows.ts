@@ -21,6 +21,20 @@ export async function loadConfig(
   return rows[0]?.doc;
 }
 
+/** The stored document as JSON text, for a read that sends it on unparsed. */
+export async function loadConfigText(
+  db: Db,
+  tenant: string,
+  facilityRef: string,
+): Promise<string | undefined> {
+  const rows = await query<{ doc: string }>(db, {
+    text: "select doc::text as doc from notification_config where tenant_id = $1 and facility_ref = $2",
+    params: [tenant, facilityRef],
+    prepare: true,
+  });
+  return rows[0]?.doc;
+}
+
 /** The tenant's configuration and, when given, the facility's (the ones an event of it applies to). */
 export async function loadConfigsFor(db: Db, tenant: string, facilityRef: string | undefined) {
   return (

@@ -18,7 +18,8 @@ export function notificationRoutes(deps: NotificationsDeps) {
   return (router: ConnectRouter) =>
     router.service(NotificationsService, {
       async getNotificationConfig(req, hctx) {
-        return { documentJson: json(await config.getConfig(deps, requestContext(hctx), req.facilityRef)) };
+        const text = await config.getConfig(deps, requestContext(hctx), req.facilityRef);
+        return { documentJson: Buffer.from(text, "utf8") };
       },
       async putNotificationConfig(req, hctx) {
         const r = await config.putConfiguration(

@@ -3,7 +3,7 @@ import type { RequestContext } from "@fop/kit/context";
 import { upsertSingleton } from "@fop/kit/db/singleton";
 import { inTransaction } from "@fop/kit/db/tx";
 import { AppError, notFound } from "@fop/kit/errors";
-import { insertConfigIfAbsent, loadConfig, updateConfig } from "../db/rows.ts";
+import { insertConfigIfAbsent, loadConfig, loadConfigText, updateConfig } from "../db/rows.ts";
 import { applyAction, deleteChannel, type NotificationConfig, putConfig } from "../domain/config.ts";
 import type { JsonObject } from "../domain/types.ts";
 import { configEvent } from "../events/notifications.events.ts";
@@ -22,8 +22,9 @@ const missing = (facilityRef: string) =>
     description: `No notification center configuration exists ${facilityRef ? `for facility ${facilityRef} ` : ""}yet; PUT one first.`,
   });
 
+/** The configuration as its stored JSON text (sent on unparsed). */
 export async function getConfig(deps: NotificationsDeps, ctx: RequestContext, facilityRef: string) {
-  const found = await loadConfig(deps.db, ctx.tenant, await scope(deps, ctx, facilityRef));
+  const found = await loadConfigText(deps.db, ctx.tenant, await scope(deps, ctx, facilityRef));
   if (!found) throw missing(facilityRef);
   return found;
 }

@@ -37,6 +37,10 @@ export class M0001Initial extends Migration {
       )`);
     this.addSql("create index notification_created_idx on notification (tenant_id, created, id)");
     this.addSql("create index notification_status_idx on notification (tenant_id, status, id)");
+    // A facility's notifications, newest first (the back office's view; the search's usual filter).
+    this.addSql(
+      "create index notification_facility_idx on notification (tenant_id, facility_ref, created, id) where facility_ref is not null",
+    );
     this.addSql(`
       create table subscription (
         tenant_id text not null,
