@@ -133,11 +133,13 @@ export const NotificationCenterConfigAction = OneOf(
   { title: "NotificationCenterConfigAction" },
 );
 
-export const ChannelParams = Type.Object({ channelId: Type.String({ maxLength: 256 }) });
-export const FacilityParams = Type.Object({ facilityRef: Type.String({ maxLength: 512 }) });
+export const ChannelParams = Type.Object({ channelId: Type.String({ minLength: 1, maxLength: 256 }) });
+// A facility's configuration needs a facility: an empty ref is not the tenant's configuration.
+const FacilityRef = Type.String({ minLength: 1, maxLength: 512 });
+export const FacilityParams = Type.Object({ facilityRef: FacilityRef });
 export const FacilityChannelParams = Type.Object({
-  facilityRef: Type.String({ maxLength: 512 }),
-  channelId: Type.String({ maxLength: 256 }),
+  facilityRef: FacilityRef,
+  channelId: Type.String({ minLength: 1, maxLength: 256 }),
 });
 export const DeleteChannelQuery = Type.Object({
   version: Type.Integer({

@@ -4,7 +4,7 @@
  */
 import { SUBSCRIBABLE_EVENTS } from "@fop/kit/event-kinds";
 import { Type } from "@sinclair/typebox";
-import { DateTime, opt } from "../../schemas/common.ts";
+import { DateTime, OneOf, opt } from "../../schemas/common.ts";
 import { StringEnum } from "../pickjobs/schemas.ts";
 
 const CallbackHeader = Type.Object(
@@ -29,12 +29,14 @@ const WebhookTarget = Type.Object(
   { type: Type.Literal("WEBHOOK"), callbackUrl: CallbackUrl, headers: opt(Headers) },
   { title: "SubscriptionTargetWebhook" },
 );
+/** A target told apart by `type`: another type (the SDK's Service Bus target) is refused as such. */
+const Target = OneOf("type", [WebhookTarget], { title: "SubscriptionTarget" });
 
 export const SubscriptionForCreation = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 256, description: "Freely selectable" }),
     event: Event,
-    target: opt(WebhookTarget),
+    target: opt(Target),
     callbackUrl: opt({ ...CallbackUrl, deprecated: true, description: "Deprecated: use target" }),
     headers: opt({ ...Headers, deprecated: true, description: "Deprecated: use target" }),
   },

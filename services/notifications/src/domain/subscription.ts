@@ -51,10 +51,12 @@ function checkHeaders(list: unknown, field: string): { key: string; value: strin
         `${at}/key`,
       );
     }
-    if (h.value.length > SUBSCRIPTION_LIMITS.headerValue || /[\r\n\0]/.test(h.value)) {
+    // What an HTTP header can carry (Node refuses anything else when sending): tab, visible ASCII
+    // and space, and Latin-1's upper half.
+    if (h.value.length > SUBSCRIPTION_LIMITS.headerValue || /[^\t\x20-\x7e\x80-\xff]/.test(h.value)) {
       throw invalid(
         "INVALID_HEADER",
-        `${at.slice(1)}/value must be at most ${SUBSCRIPTION_LIMITS.headerValue} characters without line breaks.`,
+        `${at.slice(1)}/value must be at most ${SUBSCRIPTION_LIMITS.headerValue} characters of tab, space, visible ASCII or Latin-1 (no line breaks or control characters).`,
         `${at}/value`,
       );
     }
