@@ -64,6 +64,16 @@ export const PageInfo = Type.Object(
 const Str = Type.String({ maxLength: 256 });
 const StrList = Type.Array(Str, { maxItems: 25 });
 
+/** eq, notEq, gt, gte, lt, lte over numbers (NumberEqFilter; NumberFilter adds in/notIn). */
+const NumberComparisons = {
+  eq: Type.Optional(Type.Number()),
+  notEq: Type.Optional(Type.Number()),
+  gt: Type.Optional(Type.Number()),
+  gte: Type.Optional(Type.Number()),
+  lt: Type.Optional(Type.Number()),
+  lte: Type.Optional(Type.Number()),
+};
+
 /** The platform's filter operator sets (schema names as in the reference). */
 export const Filters = {
   StringFilter: Type.Object(
@@ -93,25 +103,10 @@ export const Filters = {
     { eq: Type.Optional(Type.Boolean()), notEq: Type.Optional(Type.Boolean()) },
     { additionalProperties: false },
   ),
-  NumberEqFilter: Type.Object(
-    {
-      eq: Type.Optional(Type.Number()),
-      notEq: Type.Optional(Type.Number()),
-      gt: Type.Optional(Type.Number()),
-      gte: Type.Optional(Type.Number()),
-      lt: Type.Optional(Type.Number()),
-      lte: Type.Optional(Type.Number()),
-    },
-    { additionalProperties: false },
-  ),
+  NumberEqFilter: Type.Object(NumberComparisons, { additionalProperties: false }),
   NumberFilter: Type.Object(
     {
-      eq: Type.Optional(Type.Number()),
-      notEq: Type.Optional(Type.Number()),
-      gt: Type.Optional(Type.Number()),
-      gte: Type.Optional(Type.Number()),
-      lt: Type.Optional(Type.Number()),
-      lte: Type.Optional(Type.Number()),
+      ...NumberComparisons,
       in: Type.Optional(Type.Array(Type.Number(), { maxItems: 25 })),
       notIn: Type.Optional(Type.Array(Type.Number(), { maxItems: 25 })),
     },

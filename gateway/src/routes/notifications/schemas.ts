@@ -3,6 +3,7 @@
  * UpdateChannelByIdAction, Notification, NotificationSearchPayload, ...).
  */
 import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/kit/event-kinds";
+import { SUPPORTED_LOCALES } from "@fop/kit/validation";
 import { Type } from "@sinclair/typebox";
 import {
   DateTime,
@@ -15,27 +16,6 @@ import {
   SortEntry,
 } from "../../schemas/common.ts";
 import { StringEnum } from "../pickjobs/schemas.ts";
-
-export const SUPPORTED_LOCALES = [
-  "de_DE",
-  "en_US",
-  "pl_PL",
-  "ru_RU",
-  "nl_NL",
-  "fr_FR",
-  "it_IT",
-  "nb_NO",
-  "es_ES",
-  "cs_CZ",
-  "sk_SK",
-  "pt_PT",
-  "sl_SI",
-  "ro_RO",
-  "bg_BG",
-  "hr_HR",
-  "hu_HU",
-  "tr_TR",
-] as const;
 
 const SupportedLocale = StringEnum(SUPPORTED_LOCALES, {
   description: "ISO 3166 conform country code and ISO 639-1 conform language code (de_DE, en_US, ...)",

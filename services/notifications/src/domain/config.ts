@@ -7,8 +7,8 @@
  */
 import { invalid, notFound } from "@fop/kit/errors";
 import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/kit/event-kinds";
-import { checkList, requireCurrentVersion } from "@fop/kit/validation";
-import { type ChangeContext, type JsonObject, SUPPORTED_LOCALES } from "./types.ts";
+import { checkList, requireCurrentVersion, SUPPORTED_LOCALES } from "@fop/kit/validation";
+import type { ChangeContext, JsonObject } from "./types.ts";
 
 export const CONFIG_LIMITS = {
   /** Channels per configuration (reference maxItems). */
