@@ -29,6 +29,12 @@ const LIMITS =
 
 export function notificationRoutes(app: FastifyInstance, { clients }: RouteDeps): void {
   const notifications = clients.notifications;
+  // Open live streams end when the gateway closes (else close would wait on them until killed);
+  // clients reconnect to another instance.
+  const streams = new Set<AbortController>();
+  app.addHook("preClose", async () => {
+    for (const s of streams) s.abort();
+  });
 
   /** The four configuration routes, for the tenant (`base` "") or a facility. */
   const configRoutes = (path: string, scope: "tenant" | "facility") => {
@@ -188,7 +194,7 @@ export function notificationRoutes(app: FastifyInstance, { clients }: RouteDeps)
       },
       config: { permissions: ["NOTIFICATION_READ"], lifecycle: "beta" },
     },
-    async (req, reply) => streamNotifications(req, reply, clients.notificationsLive),
+    async (req, reply) => streamNotifications(req, reply, clients.notificationsLive, streams),
   );
 }
 
@@ -197,8 +203,10 @@ async function streamNotifications(
   req: FastifyRequest,
   reply: FastifyReply,
   live: RouteDeps["clients"]["notificationsLive"],
+  streams: Set<AbortController>,
 ): Promise<void> {
   const abort = new AbortController();
+  streams.add(abort);
   const it = live
     .streamNotifications({}, { ...callOptions(req.ctx), signal: abort.signal })
     [Symbol.asyncIterator]();
@@ -206,6 +214,7 @@ async function streamNotifications(
     await it.next(); // the service's first (empty) message: its subscription stands
   } catch (err) {
     abort.abort();
+    streams.delete(abort);
     throw err;
   }
   reply.hijack();
@@ -240,6 +249,7 @@ async function streamNotifications(
   } finally {
     req.raw.off("close", close);
     abort.abort();
+    streams.delete(abort);
     if (!raw.destroyed) raw.end();
   }
 }
