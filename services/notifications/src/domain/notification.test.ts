@@ -30,7 +30,7 @@ describe("templates", () => {
     expect(en).toEqual({ title: "New pick job", message: "Pick job PJ-4711 was created in facility fac-1." });
     expect(de).toEqual({
       title: "Neuer Pickauftrag",
-      message: "Pickauftrag PJ-4711 wurde angelegt in Filiale fac-1.",
+      message: "Pickauftrag PJ-4711 wurde in Filiale fac-1 angelegt.",
     });
     expect(en.title).not.toBe(de.title);
     expect(en.message).not.toBe(de.message);
@@ -124,7 +124,7 @@ describe("notification", () => {
         message: "Pick job PJ-4711 was created in facility fac-1.",
         messageLocalized: {
           en_US: "Pick job PJ-4711 was created in facility fac-1.",
-          de_DE: "Pickauftrag PJ-4711 wurde angelegt in Filiale fac-1.",
+          de_DE: "Pickauftrag PJ-4711 wurde in Filiale fac-1 angelegt.",
         },
         entityLinks: [
           { ref: "pj-uuid", type: "PICK_JOB" },

@@ -28,7 +28,7 @@ const TEXTS: Record<string, Record<Language, Text>> = {
     en: { title: () => "New pick job", message: (f) => `Pick job ${f.label} was created${at(f, true)}.` },
     de: {
       title: () => "Neuer Pickauftrag",
-      message: (f) => `Pickauftrag ${f.label} wurde angelegt${at(f, false)}.`,
+      message: (f) => `Pickauftrag ${f.label} wurde${at(f, false)} angelegt.`,
     },
   },
   UPCOMING_TIME_TRIGGERED_REROUTE: {
