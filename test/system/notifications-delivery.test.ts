@@ -164,7 +164,9 @@ describe("a pick job created is told to people and systems", () => {
     const byTo = Object.fromEntries(smtp.mails.map((m) => [m.to[0], m]));
     expect(Object.keys(byTo).sort()).toEqual(["lena@example.com", "sam@example.com"]);
     expect(byTo["lena@example.com"]).toMatchObject({ subject: "Neuer Pickauftrag", language: "de" });
-    expect(byTo["lena@example.com"]!.text).toContain(`Pickauftrag R456728546 wurde in Filiale ${facilityId} angelegt.`);
+    expect(byTo["lena@example.com"]!.text).toContain(
+      `Pickauftrag R456728546 wurde in Filiale ${facilityId} angelegt.`,
+    );
     expect(byTo["lena@example.com"]!.html).toContain("<h1>Neuer Pickauftrag</h1>");
     expect(byTo["sam@example.com"]).toMatchObject({ subject: "New pick job", language: "en" });
     expect(byTo["sam@example.com"]!.text).toContain("Pick job R456728546 was created");
