@@ -252,21 +252,29 @@ export interface DueDelivery {
   recipient: string;
   payload: JsonObject;
   attempts: number;
+  /** A webhook's subscription: its sealed secret and headers (null: it was deleted meanwhile). */
+  secret: Buffer | null;
+  headers: { key: string; value: string }[] | null;
 }
 
 /**
  * Claims up to `n` due deliveries: each gets its attempt counted and is leased for `leaseMs` (a
- * process that dies mid-attempt leaves it to be tried again after the lease: at least once).
+ * process that dies mid-attempt leaves it to be tried again after the lease: at least once). A
+ * webhook comes with its subscription's secret and headers, read in the same statement.
  */
 export async function claimDue(db: Db, n: number, leaseMs: number): Promise<DueDelivery[]> {
   return query<DueDelivery>(db, {
-    text: `update delivery d set attempts = d.attempts + 1,
-        next_attempt_at = clock_timestamp() + make_interval(secs => $2::double precision / 1000)
-      where d.id in (
-        select id from delivery where state = 'PENDING' and next_attempt_at <= clock_timestamp()
-        order by next_attempt_at limit $1 for update skip locked)
-      returning d.id::text as id, d.tenant_id, d.kind, d.target_id, d.event_id::text as event_id, d.event,
-        d.recipient, d.payload, d.attempts`,
+    text: `with claimed as (
+        update delivery d set attempts = d.attempts + 1,
+          next_attempt_at = clock_timestamp() + make_interval(secs => $2::double precision / 1000)
+        where d.id in (
+          select id from delivery where state = 'PENDING' and next_attempt_at <= clock_timestamp()
+          order by next_attempt_at limit $1 for update skip locked)
+        returning d.*)
+      select c.id::text as id, c.tenant_id, c.kind, c.target_id, c.event_id::text as event_id, c.event,
+        c.recipient, c.payload, c.attempts, s.secret, s.doc -> 'target' -> 'headers' as headers
+      from claimed c left join subscription s
+        on c.kind = 'WEBHOOK' and s.tenant_id = c.tenant_id and s.id::text = c.target_id`,
     params: [n, leaseMs],
     prepare: true,
   });

@@ -11,7 +11,7 @@ import type { Logger } from "@fop/kit/logger";
 import { createCounter, type Metrics } from "@fop/kit/metrics";
 import type { Sealer } from "@fop/kit/seal";
 import type { Worker } from "@fop/kit/service";
-import { claimDue, type DueDelivery, loadSubscription, settleDelivery } from "../db/rows.ts";
+import { claimDue, type DueDelivery, settleDelivery } from "../db/rows.ts";
 import { afterAttempt, type RetryPolicy } from "../domain/delivery.ts";
 import { secretBinding } from "../usecases/subscriptions.ts";
 import type { Mail } from "./mailer.ts";
@@ -52,15 +52,13 @@ export function deliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
       const p = d.payload as { subject: string; text: string; html: string; language: string };
       return o.sendMail({ to: d.recipient, messageId: d.event_id, ...p });
     }
-    const sub = await loadSubscription(o.db, d.tenant_id, d.target_id);
-    if (!sub) return { error: "the subscription was deleted" };
-    const target = sub.doc.target as { headers?: { key: string; value: string }[] };
+    if (!d.secret) return { error: "the subscription was deleted" };
     return o.sendWebhook({
       url: d.recipient,
       messageId: d.event_id,
       body: JSON.stringify(d.payload),
-      secret: o.secrets.open(secretBinding(d.tenant_id, d.target_id), sub.secret),
-      headers: target.headers ?? [],
+      secret: o.secrets.open(secretBinding(d.tenant_id, d.target_id), d.secret),
+      headers: d.headers ?? [],
     });
   }
 

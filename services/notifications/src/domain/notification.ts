@@ -15,14 +15,11 @@ export const PRIORITY_SEQUENCE: Record<PriorityLabel, number> = { LOW: 1, MEDIUM
 export const categoryOf = (event: string): Category =>
   event.startsWith("PICK_JOB_") ? "FACILITY" : /ORDER|ROUTING_PLAN|REROUTE/.test(event) ? "ORDER" : "MISC";
 
+const HIGH = new Set(["ROUTING_PLAN_NOT_ROUTABLE", "ORDER_FORCE_CANCELLED", "ORDER_CANCELLED_BY_EXPIRY"]);
+const MEDIUM = new Set(["PICK_JOB_CREATED", "ORDER_CANCELLED", "UPCOMING_TIME_TRIGGERED_REROUTE"]);
+
 export const priorityOf = (event: string): PriorityLabel =>
-  /NOT_ROUTABLE|FORCE_CANCELLED|CANCELLED_BY_EXPIRY/.test(event)
-    ? "HIGH"
-    : event === "ORDER_CANCELLED" || event === "UPCOMING_TIME_TRIGGERED_REROUTE"
-      ? "MEDIUM"
-      : event === "PICK_JOB_CREATED"
-        ? "MEDIUM"
-        : "LOW";
+  HIGH.has(event) ? "HIGH" : MEDIUM.has(event) ? "MEDIUM" : "LOW";
 
 /** The entity types the reference's EntityLink knows. */
 const LINKABLE = new Set(["ORDER", "FACILITY", "ROUTING_PLAN", "PROCESS", "PICK_JOB"]);

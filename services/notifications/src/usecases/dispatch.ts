@@ -28,10 +28,13 @@ const CHANNEL_EVENTS = new Set<string>(NOTIFICATION_CHANNEL_EVENTS);
 
 export async function dispatchEvent(deps: NotificationsDeps, tx: Db, event: EventEnvelope): Promise<void> {
   const tenant = event.tenant;
-  const doc = eventDocument(event);
   const deliveries: NewDelivery[] = [];
-
   const subscriptions = await subscriptionsFor(tx, tenant, subscribedKindsOf(event.type));
+  const wanted = subscriptions.length > 0 || CHANNEL_EVENTS.has(event.type);
+  // Most events interest nobody here: their entity is decoded only for those that do.
+  if (!wanted) return;
+  const doc = eventDocument(event);
+
   if (subscriptions.length > 0) {
     const occurred = event.occurredAt ? fromTimestamp(event.occurredAt) : deps.now();
     for (const s of subscriptions) {
