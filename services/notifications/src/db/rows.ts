@@ -170,20 +170,14 @@ export async function loadSubscription(
   return rows[0];
 }
 
+/** The first `size` subscriptions and their count, from one statement (one snapshot: they agree). */
 export async function listSubscriptions(db: Db, tenant: string, size: number) {
-  const [rows, count] = await Promise.all([
-    query<{ doc: JsonObject }>(db, {
-      text: "select doc from subscription where tenant_id = $1 order by id limit $2",
-      params: [tenant, size],
-      prepare: true,
-    }),
-    query<{ n: number }>(db, {
-      text: "select count(*)::int as n from subscription where tenant_id = $1",
-      params: [tenant],
-      prepare: true,
-    }),
-  ]);
-  return { docs: rows.map((r) => r.doc), total: count[0]?.n ?? 0 };
+  const rows = await query<{ doc: JsonObject; total: number }>(db, {
+    text: "select doc, count(*) over ()::int as total from subscription where tenant_id = $1 order by id limit $2",
+    params: [tenant, size],
+    prepare: true,
+  });
+  return { docs: rows.map((r) => r.doc), total: rows[0]?.total ?? 0 };
 }
 
 /** Deletes the subscription and its deliveries still pending; true when it existed. */
@@ -303,20 +297,17 @@ export async function settleDelivery(
 
 /** A subscription's dead letters, newest first, and their count. */
 export async function listDeadLetters(db: Db, tenant: string, subscriptionId: string, size: number) {
-  const [rows, count] = await Promise.all([
-    query<JsonObject>(db, {
-      text: `select id::text as id, event_id::text as "eventId", event, recipient as "callbackUrl", attempts,
-          last_status as "lastStatus", last_error as "lastError", created, finished_at as "failedAt", payload
-        from delivery where tenant_id = $1 and kind = 'WEBHOOK' and target_id = $2 and state = 'DEAD'
-        order by finished_at desc, id limit $3`,
-      params: [tenant, subscriptionId, size],
-      prepare: true,
-    }),
-    query<{ n: number }>(db, {
-      text: "select count(*)::int as n from delivery where tenant_id = $1 and kind = 'WEBHOOK' and target_id = $2 and state = 'DEAD'",
-      params: [tenant, subscriptionId],
-      prepare: true,
-    }),
-  ]);
-  return { rows, total: count[0]?.n ?? 0 };
+  // One statement, so the page and its count come from one snapshot (a delivery dying between two
+  // statements answered total 1 with an empty page).
+  const rows = await query<JsonObject & { total: number }>(db, {
+    text: `select id::text as id, event_id::text as "eventId", event, recipient as "callbackUrl", attempts,
+        last_status as "lastStatus", last_error as "lastError", created, finished_at as "failedAt", payload,
+        count(*) over ()::int as total
+      from delivery where tenant_id = $1 and kind = 'WEBHOOK' and target_id = $2 and state = 'DEAD'
+      order by finished_at desc, id limit $3`,
+    params: [tenant, subscriptionId, size],
+    prepare: true,
+  });
+  const total = rows[0]?.total ?? 0;
+  return { rows: rows.map(({ total: _, ...r }) => r), total };
 }
