@@ -1,23 +1,28 @@
 /** The catalog over a real Connect client (Connect and gRPC protocols), real Postgres. */
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import type { RequestContext } from "@fop/kit/context";
+import type { Sql, SqlPool } from "@fop/kit/db/sql";
+import { newId } from "@fop/kit/ids";
 import { createLogger } from "@fop/kit/logger";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import { CatalogService, FacilityType } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { catalogService } from "../src/service.ts";
 import type { CatalogDeps } from "../src/usecases/deps.ts";
+import { batchGetFacilities } from "../src/usecases/facilities.ts";
 
 let db: TestDatabase;
 let svc: RunningService<CatalogDeps>;
-const ctx = (tenant: string) => ({
+const ctx = (tenant: string): RequestContext => ({
   tenant,
   principal: { userId: "u", username: "u", roles: [], permissions: [] },
   client: { api: "RPC", rawInfo: "test" },
+  traceId: "",
 });
 
 beforeAll(async () => {
@@ -73,5 +78,85 @@ describe("CatalogService over Connect", () => {
   it("answers health and metrics on the admin port", async () => {
     expect((await fetch(`${svc.adminUrl}/readyz`)).status).toBe(200);
     expect(await (await fetch(`${svc.adminUrl}/metrics`)).text()).toMatch(/fop_request_duration_seconds/);
+  });
+});
+
+describe("BatchGetFacilities", () => {
+  const client = () => createRpcClient(CatalogService, svc.rpcUrl);
+  const supplier = async (tenant: string, name: string) =>
+    (
+      await client().createFacility(
+        { facility: { name, type: FacilityType.SUPPLIER } },
+        callOptions(ctx(tenant)),
+      )
+    ).facility!.id;
+  const batch = (tenant: string, ids: string[]) =>
+    client().batchGetFacilities({ ids }, callOptions(ctx(tenant)));
+
+  it("answers the caller's facilities among the ids, each once; unknown, malformed and other tenants' ids are left out", async () => {
+    const [a, b, c] = [await supplier("bt1", "A"), await supplier("bt1", "B"), await supplier("bt1", "C")];
+    const foreign = await supplier("bt2", "Foreign");
+    const { facilities } = await batch("bt1", [c, "nope", a, foreign, newId(), c, a.toUpperCase(), ""]);
+    expect(facilities.map((f) => [f.id, f.name])).toEqual([
+      [a, "A"],
+      [c, "C"],
+    ]);
+    // The same message GetFacility answers.
+    const single = (await client().getFacility({ id: a }, callOptions(ctx("bt1")))).facility;
+    expect(facilities[0]).toEqual(single);
+    expect((await batch("bt1", [b])).facilities.map((f) => f.name)).toEqual(["B"]);
+    expect((await batch("bt2", [a, b, c, foreign])).facilities.map((f) => f.name)).toEqual(["Foreign"]);
+  });
+
+  it("answers nothing for no ids", async () => {
+    expect((await batch("bt1", [])).facilities).toEqual([]);
+  });
+
+  it("takes 500 ids and rejects 501 as InvalidArgument", async () => {
+    expect((await batch("bt1", Array.from({ length: 500 }, newId))).facilities).toEqual([]);
+    const err = ConnectError.from(await batch("bt1", Array.from({ length: 501 }, newId)).catch((e) => e));
+    expect(err.code).toBe(Code.InvalidArgument);
+    expect(err.findDetails(ErrorDetailSchema)[0]).toMatchObject({ code: "TOO_MANY_IDS", field: "ids" });
+  });
+
+  it("reads all ids with one statement, and none without ids", async () => {
+    const statements: Sql[] = [];
+    const counting = {
+      ...svc.deps.db,
+      query: (sql: Sql) => {
+        statements.push(sql);
+        return svc.deps.db.query(sql);
+      },
+    } as SqlPool;
+    const deps = { ...svc.deps, db: counting };
+    const ids = [await supplier("bt3", "X"), await supplier("bt3", "Y"), newId()];
+    expect(await batchGetFacilities(deps, ctx("bt3"), ids)).toHaveLength(2);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]!.text).toMatch(/tenant_id = \$1 and t\.id = any\(\$2::uuid\[\]\)/);
+    expect(await batchGetFacilities(deps, ctx("bt3"), ["nope"])).toEqual([]);
+    expect(await batchGetFacilities(deps, ctx("bt3"), [])).toEqual([]);
+    expect(statements).toHaveLength(1);
+  });
+});
+
+describe("search cursors over the wire", () => {
+  it("SearchCategories answers one cursor per category only when asked", async () => {
+    const client = createRpcClient(CatalogService, svc.rpcUrl);
+    for (const name of ["A", "B", "C"]) {
+      await client.createCategory({ nameLocalized: { en_US: name } }, callOptions(ctx("sc1")));
+    }
+    const plain = await client.searchCategories({ search: { size: 2 } }, callOptions(ctx("sc1")));
+    expect(plain.categories).toHaveLength(2);
+    expect(plain.pageInfo?.cursors).toEqual([]);
+    const all = await client.searchCategories({ search: { withCursors: true } }, callOptions(ctx("sc1")));
+    const cursors = all.pageInfo!.cursors;
+    expect(cursors).toHaveLength(3);
+    expect([cursors[0], cursors[2]]).toEqual([all.pageInfo!.startCursor, all.pageInfo!.endCursor]);
+    const after = await client.searchCategories(
+      { search: { after: cursors[0], withCursors: true } },
+      callOptions(ctx("sc1")),
+    );
+    expect(after.categories.map((c) => c.id)).toEqual(all.categories.slice(1).map((c) => c.id));
+    expect(after.pageInfo!.cursors).toEqual(cursors.slice(1));
   });
 });

@@ -96,15 +96,51 @@ export async function loadConfiguration(
   return rows[0]?.doc;
 }
 
+/** A configuration's document as stored text, with its envelope fields. */
+export interface ConfigurationJsonRow {
+  id: string;
+  version: number;
+  carrier_ref: string;
+  json: string;
+}
+const CONFIGURATION_JSON =
+  "select id, version, carrier_id as carrier_ref, doc::text as json from carrier_configuration";
+
 /** The configuration's text as stored (GET: no parse, no re-serialization). */
 export async function loadConfigurationJson(db: Db, tenant: string, carrierId: string) {
-  const rows = await query<{ id: string; version: number; carrier_ref: string; json: string }>(db, {
-    text: `select id, version, carrier_id as carrier_ref, doc::text as json
-      from carrier_configuration where tenant_id = $1 and carrier_id = $2::uuid`,
+  const rows = await query<ConfigurationJsonRow>(db, {
+    text: `${CONFIGURATION_JSON} where tenant_id = $1 and carrier_id = $2::uuid`,
     params: [tenant, carrierId],
     prepare: true,
   });
   return rows[0];
+}
+
+/** The stored configurations of the tenant's carriers among `carrierIds` (well-formed uuids), as text, in carrier id order. */
+export async function loadConfigurationsJson(
+  db: Db,
+  tenant: string,
+  carrierIds: string[],
+): Promise<ConfigurationJsonRow[]> {
+  return query<ConfigurationJsonRow>(db, {
+    text: `${CONFIGURATION_JSON} where tenant_id = $1 and carrier_id = any($2::uuid[]) order by carrier_id`,
+    params: [tenant, carrierIds],
+    prepare: true,
+  });
+}
+
+/** The stored configurations (parsed) of the tenant's carriers among `carrierIds`, in carrier id order. */
+export async function loadConfigurations(
+  db: Db,
+  tenant: string,
+  carrierIds: string[],
+): Promise<{ carrierId: string; config: CarrierConfiguration }[]> {
+  const rows = await query<{ carrier_id: string; doc: CarrierConfiguration }>(db, {
+    text: "select carrier_id, doc from carrier_configuration where tenant_id = $1 and carrier_id = any($2::uuid[]) order by carrier_id",
+    params: [tenant, carrierIds],
+    prepare: true,
+  });
+  return rows.map((r) => ({ carrierId: r.carrier_id, config: r.doc }));
 }
 
 /**

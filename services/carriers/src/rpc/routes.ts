@@ -57,6 +57,15 @@ export function carrierRoutes(deps: CarriersDeps) {
         const c = await configs.readConfiguration(deps, requestContext(hctx), req.carrierId);
         return { configuration: storedConfigurationMessage(c) };
       },
+      async batchGetConfigurations(req, hctx) {
+        const list = await configs.readConfigurations(deps, requestContext(hctx), req.carrierIds);
+        return {
+          configurations: list.map((c) => ({
+            carrierId: c.carrierRef,
+            configuration: storedConfigurationMessage(c),
+          })),
+        };
+      },
       async putConfiguration(req, hctx) {
         const c = await configs.putConfiguration(
           deps,
@@ -70,6 +79,14 @@ export function carrierRoutes(deps: CarriersDeps) {
       async listCountryServiceMappings(req, hctx) {
         const r = await configs.listMappings(deps, requestContext(hctx), req.carrierId);
         return { mappings: r.mappings.map((m) => toMappingMessage(r.config, m)) };
+      },
+      async listCountryServiceMappingsOfCarriers(req, hctx) {
+        const list = await configs.listMappingsOfCarriers(deps, requestContext(hctx), req.carrierIds);
+        return {
+          mappings: list.flatMap((r) =>
+            r.mappings.map((m) => ({ carrierId: r.carrierId, mapping: toMappingMessage(r.config, m) })),
+          ),
+        };
       },
       async createCountryServiceMapping(req, hctx) {
         const r = await configs.createMapping(deps, requestContext(hctx), req.carrierId, asDomain(req.body));

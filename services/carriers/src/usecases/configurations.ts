@@ -2,16 +2,20 @@
  * Carrier configuration and country service mapping use cases. A carrier's configuration is
  * created (once) by whichever comes first: its first read or its first mapping write.
  */
+import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import type { Db } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
 import { notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import {
+  type ConfigurationJsonRow,
   carrierExists,
   insertConfigurationIfAbsent,
   loadConfiguration,
   loadConfigurationJson,
+  loadConfigurations,
+  loadConfigurationsJson,
   updateConfiguration,
 } from "../db/rows.ts";
 import { defaultConfiguration, replaceConfiguration } from "../domain/configuration.ts";
@@ -63,6 +67,13 @@ const stored = (c: CarrierConfiguration): StoredConfiguration => ({
   json: JSON.stringify(c),
 });
 
+const storedRow = (row: ConfigurationJsonRow): StoredConfiguration => ({
+  id: row.id,
+  version: row.version,
+  carrierRef: row.carrier_ref,
+  json: row.json,
+});
+
 /** GET .../configuration: the stored text as it is; the first read creates the default. */
 export async function readConfiguration(
   deps: CarriersDeps,
@@ -70,8 +81,22 @@ export async function readConfiguration(
   carrierId: string,
 ): Promise<StoredConfiguration> {
   const row = isUuid(carrierId) ? await loadConfigurationJson(deps.db, ctx.tenant, carrierId) : undefined;
-  if (row) return { id: row.id, version: row.version, carrierRef: row.carrier_ref, json: row.json };
+  if (row) return storedRow(row);
   return stored(await inTransaction(deps.db, (tx) => lockConfiguration(deps, tx, ctx, carrierId)));
+}
+
+/**
+ * The stored configurations of many carriers in one read (GraphQL relationships), as
+ * readConfiguration answers them. A read only: a carrier without a stored configuration is left
+ * out (readConfiguration would create its default), as are unknown and malformed ids.
+ */
+export async function readConfigurations(
+  deps: CarriersDeps,
+  ctx: RequestContext,
+  carrierIds: readonly string[],
+): Promise<StoredConfiguration[]> {
+  const wanted = batchIds(carrierIds, "carrier_ids");
+  return wanted.length ? (await loadConfigurationsJson(deps.db, ctx.tenant, wanted)).map(storedRow) : [];
 }
 
 /** The configuration, parsed (mappings, estimates); the first read creates the default. */
@@ -103,6 +128,25 @@ export async function putConfiguration(
 export async function listMappings(deps: CarriersDeps, ctx: RequestContext, carrierId: string) {
   const config = await getConfiguration(deps, ctx, carrierId);
   return { config, mappings: config.countryServiceMappings };
+}
+
+/**
+ * The mappings of many carriers in one read (GraphQL relationships): per carrier with a stored
+ * configuration, in carrier id order, its configuration and its mappings in stored order (as
+ * listMappings). A read only: carriers without a stored configuration have no mappings.
+ */
+export async function listMappingsOfCarriers(
+  deps: CarriersDeps,
+  ctx: RequestContext,
+  carrierIds: readonly string[],
+): Promise<{ carrierId: string; config: CarrierConfiguration; mappings: CountryServiceMapping[] }[]> {
+  const wanted = batchIds(carrierIds, "carrier_ids");
+  if (wanted.length === 0) return [];
+  return (await loadConfigurations(deps.db, ctx.tenant, wanted)).map(({ carrierId, config }) => ({
+    carrierId,
+    config,
+    mappings: config.countryServiceMappings,
+  }));
 }
 
 export async function getMapping(deps: CarriersDeps, ctx: RequestContext, carrierId: string, id: string) {

@@ -100,6 +100,16 @@ export async function findFacility(
   return row ? toFacility(row) : undefined;
 }
 
+/** The tenant's facilities among `ids` (well-formed uuids), in id order: one statement for all. */
+export async function findFacilities(db: Db, tenant: string, ids: string[]): Promise<Facility[]> {
+  const rows = await query<FacilityRow>(db, {
+    text: `select ${FACILITY_COLUMNS} from ${SCHEMA}.facility t where t.tenant_id = $1 and t.id = any($2::uuid[]) order by t.id`,
+    params: [tenant, ids],
+    prepare: true,
+  });
+  return rows.map(toFacility);
+}
+
 export async function findFacilityId(
   db: Db,
   tenant: string,

@@ -123,6 +123,10 @@ export function catalogRoutes(deps: CatalogDeps) {
           facility: toFacilityMessage(await facilities.getFacility(deps, requestContext(hctx), req.id)),
         };
       },
+      async batchGetFacilities(req, hctx) {
+        const list = await facilities.batchGetFacilities(deps, requestContext(hctx), req.ids);
+        return { facilities: list.map(toFacilityMessage) };
+      },
       async modifyFacility(req, hctx) {
         const fields: ModifiableField[] = [];
         const detailKeys: string[] = [];

@@ -1,4 +1,5 @@
 /** Facility use cases: the registry other services validate their facilityRefs against. */
+import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { type Db, query } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
@@ -11,6 +12,7 @@ import {
   deleteFacilityRow,
   FACILITY_COLUMNS,
   type FacilityRow,
+  findFacilities,
   findFacility,
   findFacilityId,
   insertFacility,
@@ -123,6 +125,16 @@ export async function createFacility(
 
 export async function getFacility(deps: CatalogDeps, ctx: RequestContext, id: string): Promise<Facility> {
   return load(deps.db, ctx, id, false);
+}
+
+/** Many facilities in one read (GraphQL references): unknown and malformed ids are left out. */
+export async function batchGetFacilities(
+  deps: CatalogDeps,
+  ctx: RequestContext,
+  ids: readonly string[],
+): Promise<Facility[]> {
+  const wanted = batchIds(ids);
+  return wanted.length ? findFacilities(deps.db, ctx.tenant, wanted) : [];
 }
 
 export async function modifyFacility(

@@ -42,6 +42,8 @@ export interface SearchParams {
   size?: number | undefined;
   last?: number | undefined;
   withTotal?: boolean | undefined;
+  /** Fill `pageInfo.cursors` (one cursor per row of the page, for GraphQL edges). */
+  withCursors?: boolean | undefined;
 }
 
 export interface PageInfo {
@@ -49,6 +51,11 @@ export interface PageInfo {
   endCursor: string;
   hasNextPage: boolean;
   hasPreviousPage: boolean;
+  /**
+   * Only when `withCursors` was asked: each row's cursor, in page order. `after` one of them
+   * continues after that row, `before` continues before it.
+   */
+  cursors?: string[];
 }
 
 export interface SearchPage<R> {
@@ -223,6 +230,7 @@ export async function runSearch<R extends Record<string, unknown>>(
     hasNextPage: backward ? Boolean(p.before) : hasMore,
     hasPreviousPage: backward ? hasMore : Boolean(p.after),
   };
+  if (p.withCursors) pageInfo.cursors = page.map((r) => cursorOf(r));
   for (const r of page) delete r[SORT_VALUE];
   return total === undefined ? { rows: page, pageInfo } : { rows: page, pageInfo, total };
 }

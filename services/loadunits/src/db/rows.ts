@@ -51,14 +51,39 @@ export async function loadLoadUnit(
   return rows[0]?.doc;
 }
 
+/** A load unit's document as stored text, with its envelope fields. */
+export interface LoadUnitJsonRow {
+  id: string;
+  version: number;
+  status: string;
+  json: string;
+}
+const LOAD_UNIT_JSON = "select id, version, status, doc::text as json from load_unit";
+
 /** The document's text as stored (GET without a locale: no parse, no re-serialization). */
 export async function loadLoadUnitJson(db: Db, tenant: string, id: string) {
-  const rows = await query<{ id: string; version: number; status: string; json: string }>(db, {
-    text: "select id, version, status, doc::text as json from load_unit where tenant_id = $1 and id = $2::uuid",
+  const rows = await query<LoadUnitJsonRow>(db, {
+    text: `${LOAD_UNIT_JSON} where tenant_id = $1 and id = $2::uuid`,
     params: [tenant, id],
     prepare: true,
   });
   return rows[0];
+}
+
+/**
+ * Every load unit (any status) belonging to any of `pickJobRefs` (lower-case ids, as stored by
+ * the pick job's own endpoints), each once, oldest first: one statement for all.
+ */
+export async function loadPickJobsLoadUnitsJson(
+  db: Db,
+  tenant: string,
+  pickJobRefs: string[],
+): Promise<LoadUnitJsonRow[]> {
+  return query<LoadUnitJsonRow>(db, {
+    text: `${LOAD_UNIT_JSON} where tenant_id = $1 and pick_job_refs && $2::text[] order by id`,
+    params: [tenant, pickJobRefs],
+    prepare: true,
+  });
 }
 
 /** Load units by id, locked in id order (concurrent bulk deletes cannot deadlock). */
@@ -129,13 +154,30 @@ export const insertStackStatement = (tenant: string, s: Stack): Sql => ({
   prepare: true,
 });
 
+/** A stack's document as stored text, with its envelope fields. */
+export interface StackJsonRow {
+  id: string;
+  version: number;
+  json: string;
+}
+const STACK_JSON = "select id, version, doc::text as json from stack";
+
 export async function loadStackJson(db: Db, tenant: string, id: string) {
-  const rows = await query<{ id: string; version: number; json: string }>(db, {
-    text: "select id, version, doc::text as json from stack where tenant_id = $1 and id = $2::uuid",
+  const rows = await query<StackJsonRow>(db, {
+    text: `${STACK_JSON} where tenant_id = $1 and id = $2::uuid`,
     params: [tenant, id],
     prepare: true,
   });
   return rows[0];
+}
+
+/** The tenant's stacks among `ids` (well-formed uuids), in id order: one statement for all. */
+export async function loadStacksJson(db: Db, tenant: string, ids: string[]): Promise<StackJsonRow[]> {
+  return query<StackJsonRow>(db, {
+    text: `${STACK_JSON} where tenant_id = $1 and id = any($2::uuid[]) order by id`,
+    params: [tenant, ids],
+    prepare: true,
+  });
 }
 
 /** Whether the tenant has the stack (a load unit's stackRef must name one). */

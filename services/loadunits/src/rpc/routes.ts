@@ -63,6 +63,10 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
         const list = await units.listPickJobLoadUnits(deps, requestContext(hctx), req.pickJobId);
         return { loadUnits: list.map(toLoadUnitMessage), total: BigInt(list.length) };
       },
+      async listLoadUnitsOfPickJobs(req, hctx) {
+        const list = await units.listLoadUnitsOfPickJobs(deps, requestContext(hctx), req.pickJobIds);
+        return { loadUnits: list.map(storedLoadUnitMessage) };
+      },
       async deleteLoadUnit(req, hctx) {
         return unitOut(await units.deleteLoadUnit(deps, requestContext(hctx), req.id));
       },
@@ -89,6 +93,10 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
       async getStack(req, hctx) {
         const s = await stacks.getStack(deps, requestContext(hctx), req.id);
         return { stack: storedStackMessage(s) };
+      },
+      async batchGetStacks(req, hctx) {
+        const list = await stacks.batchGetStacks(deps, requestContext(hctx), req.ids);
+        return { stacks: list.map(storedStackMessage) };
       },
       async listStacks(req, hctx) {
         const r = await stacks.listStacks(deps, requestContext(hctx), {

@@ -1,5 +1,6 @@
 /** Load unit use cases: each is one statement, one transaction or one read, in the caller's tenant. */
 
+import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { inTransaction } from "@fop/kit/db/tx";
 import { invalid, notFound } from "@fop/kit/errors";
@@ -13,6 +14,7 @@ import {
   loadLoadUnitJson,
   loadLoadUnitsById,
   loadPickJobLoadUnits,
+  loadPickJobsLoadUnitsJson,
   loadStackJson,
   stackExists,
   updateLoadUnits,
@@ -255,6 +257,20 @@ export async function listPickJobLoadUnits(
 ): Promise<LoadUnit[]> {
   await requirePickJob(deps, ctx, pickJobId);
   return loadPickJobLoadUnits(deps.db, ctx.tenant, pickJobId.toLowerCase());
+}
+
+/**
+ * The load units of many pick jobs in one read (GraphQL relationships): as ListPickJobLoadUnits
+ * (AVAILABLE and OBSOLETE, oldest first), each unit once however many of the jobs it serves;
+ * unknown and malformed job ids simply have none (no 404, no call to picking).
+ */
+export async function listLoadUnitsOfPickJobs(
+  deps: LoadUnitsDeps,
+  ctx: RequestContext,
+  pickJobIds: readonly string[],
+): Promise<LoadUnitOut[]> {
+  const wanted = batchIds(pickJobIds, "pick_job_ids");
+  return wanted.length ? loadPickJobsLoadUnitsJson(deps.db, ctx.tenant, wanted) : [];
 }
 
 async function requireLoadUnit(

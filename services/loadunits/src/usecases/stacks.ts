@@ -1,8 +1,9 @@
 /** Stack use cases. */
+import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
-import { insertStackStatement, listStacks as listRows, loadStackJson } from "../db/rows.ts";
+import { insertStackStatement, listStacks as listRows, loadStackJson, loadStacksJson } from "../db/rows.ts";
 import { createStack as create } from "../domain/stack.ts";
 import type { JsonObject, Stack } from "../domain/types.ts";
 import { stackCreatedEvent } from "../events/loadunits.events.ts";
@@ -22,6 +23,12 @@ export async function getStack(deps: LoadUnitsDeps, ctx: RequestContext, id: str
   const row = isUuid(id) ? await loadStackJson(deps.db, ctx.tenant, id) : undefined;
   if (!row) throw notFound("stack", id);
   return row;
+}
+
+/** Many stacks in one read (GraphQL references), as GetStack: unknown and malformed ids are left out. */
+export async function batchGetStacks(deps: LoadUnitsDeps, ctx: RequestContext, ids: readonly string[]) {
+  const wanted = batchIds(ids);
+  return wanted.length ? loadStacksJson(deps.db, ctx.tenant, wanted) : [];
 }
 
 /** GET /api/stacks: by id; `facilityRefs` keeps stacks linked to any of them. */

@@ -154,6 +154,8 @@ export interface StoredDocument {
   json: string;
 }
 
+const JOB_DOCUMENT = "select id, version, status, doc::text as json from pick_job";
+
 /** A job's document as JSON text (a read: nothing parses or re-serializes it). */
 export async function loadJobDocument(
   db: Db,
@@ -161,11 +163,20 @@ export async function loadJobDocument(
   id: string,
 ): Promise<StoredDocument | undefined> {
   const rows = await query<StoredDocument>(db, {
-    text: "select id, version, status, doc::text as json from pick_job where tenant_id = $1 and id = $2::uuid",
+    text: `${JOB_DOCUMENT} where tenant_id = $1 and id = $2::uuid`,
     params: [tenant, id],
     prepare: true,
   });
   return rows[0];
+}
+
+/** The tenant's jobs among `ids` (well-formed uuids) as JSON text, in id order: one statement for all. */
+export async function loadJobDocuments(db: Db, tenant: string, ids: string[]): Promise<StoredDocument[]> {
+  return query<StoredDocument>(db, {
+    text: `${JOB_DOCUMENT} where tenant_id = $1 and id = any($2::uuid[]) order by id`,
+    params: [tenant, ids],
+    prepare: true,
+  });
 }
 
 /** Several jobs, locked in id order (so concurrent runs over overlapping jobs cannot deadlock). */

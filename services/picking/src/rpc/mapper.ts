@@ -15,6 +15,19 @@ export function toPickJobMessage(job: PickJob): MessageInitShape<typeof PickJobS
   };
 }
 
+/** A stored pick job (its document JSON text already, sent as it is) -> its RPC message. */
+export const storedPickJobMessage = (doc: {
+  id: string;
+  version: number;
+  status: string;
+  json: string;
+}): MessageInitShape<typeof PickJobSchema> => ({
+  id: doc.id,
+  version: BigInt(doc.version),
+  status: doc.status,
+  documentJson: Buffer.from(doc.json, "utf8"),
+});
+
 /** Pick run (public read model, without lineSources) -> its RPC message. */
 export function toPickRunMessage(run: Omit<PickRun, "lineSources">): MessageInitShape<typeof PickRunSchema> {
   return {

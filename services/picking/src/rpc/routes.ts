@@ -12,7 +12,7 @@ import type { JsonObject as DomainJson, PickJob, PickRun } from "../domain/types
 import type { PickingDeps } from "../usecases/deps.ts";
 import * as jobs from "../usecases/pickjobs.ts";
 import * as runs from "../usecases/pickruns.ts";
-import { toPickJobMessage, toPickRunMessage } from "./mapper.ts";
+import { storedPickJobMessage, toPickJobMessage, toPickRunMessage } from "./mapper.ts";
 
 const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 const jobOut = (job: PickJob) => ({ pickJob: toPickJobMessage(job) });
@@ -71,15 +71,11 @@ export function pickingRoutes(deps: PickingDeps) {
         return jobOut(await jobs.createPickJob(deps, requestContext(hctx), asDomain(req.body)));
       },
       async getPickJob(req, hctx) {
-        const doc = await jobs.readPickJob(deps, requestContext(hctx), req.id);
-        return {
-          pickJob: {
-            id: doc.id,
-            version: BigInt(doc.version),
-            status: doc.status,
-            documentJson: Buffer.from(doc.json, "utf8"),
-          },
-        };
+        return { pickJob: storedPickJobMessage(await jobs.readPickJob(deps, requestContext(hctx), req.id)) };
+      },
+      async batchGetPickJobs(req, hctx) {
+        const docs = await jobs.readPickJobs(deps, requestContext(hctx), req.ids);
+        return { pickJobs: docs.map(storedPickJobMessage) };
       },
       async pickJobAction(req, hctx) {
         return jobOut(await jobs.pickJobAction(deps, requestContext(hctx), req.id, asDomain(req.action)));

@@ -1,5 +1,6 @@
 /** Pick job use cases: each is one transaction (or one read) scoped to the caller's tenant. */
 
+import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { requireInstant } from "@fop/kit/datetime";
 import type { Db } from "@fop/kit/db/sql";
@@ -18,7 +19,14 @@ import {
 import { SqlBuilder } from "@fop/kit/search/sql-builder";
 import { requireCurrentVersion } from "@fop/kit/validation";
 import { SCHEMA } from "../db/orm.ts";
-import { insertJobStatement, loadJob, loadJobDocument, type StoredDocument, updateJob } from "../db/rows.ts";
+import {
+  insertJobStatement,
+  loadJob,
+  loadJobDocument,
+  loadJobDocuments,
+  type StoredDocument,
+  updateJob,
+} from "../db/rows.ts";
 import { TARGET_TIME_KEY } from "../db/sort-keys.ts";
 import type { DocumentKind } from "../documents/pdf.ts";
 import { applyPickJobAction, INTERNAL_ACTIONS } from "../domain/lifecycle.ts";
@@ -82,6 +90,16 @@ export async function readPickJob(
   const doc = isUuid(id) ? await loadJobDocument(deps.db, ctx.tenant, id) : undefined;
   if (!doc) throw notFound("pick job", id);
   return doc;
+}
+
+/** Many pick jobs in one read (GraphQL references), as GetPickJob: unknown and malformed ids are left out. */
+export async function readPickJobs(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  ids: readonly string[],
+): Promise<StoredDocument[]> {
+  const wanted = batchIds(ids);
+  return wanted.length ? loadJobDocuments(deps.db, ctx.tenant, wanted) : [];
 }
 
 /** POST /api/pickjobs/{id}/actions: one action on the version the body names. */

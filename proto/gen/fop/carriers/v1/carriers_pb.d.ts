@@ -400,6 +400,74 @@ export declare type GetConfigurationResponse = Message<"fop.carriers.v1.GetConfi
 export declare const GetConfigurationResponseSchema: GenMessage<GetConfigurationResponse>;
 
 /**
+ * BatchGetConfigurationsRequest names carriers.
+ *
+ * @generated from message fop.carriers.v1.BatchGetConfigurationsRequest
+ */
+export declare type BatchGetConfigurationsRequest = Message<"fop.carriers.v1.BatchGetConfigurationsRequest"> & {
+  /**
+   * Carrier ids (at most 500); duplicates are answered once.
+   *
+   * @generated from field: repeated string carrier_ids = 1;
+   */
+  carrierIds: string[];
+};
+
+/**
+ * Describes the message fop.carriers.v1.BatchGetConfigurationsRequest.
+ * Use `create(BatchGetConfigurationsRequestSchema)` to create a new message.
+ */
+export declare const BatchGetConfigurationsRequestSchema: GenMessage<BatchGetConfigurationsRequest>;
+
+/**
+ * CarrierConfigurationOf is one carrier's configuration in a batch answer.
+ *
+ * @generated from message fop.carriers.v1.CarrierConfigurationOf
+ */
+export declare type CarrierConfigurationOf = Message<"fop.carriers.v1.CarrierConfigurationOf"> & {
+  /**
+   * The carrier id (lower case).
+   *
+   * @generated from field: string carrier_id = 1;
+   */
+  carrierId: string;
+
+  /**
+   * Its configuration, as GetConfiguration answers it.
+   *
+   * @generated from field: fop.carriers.v1.CarrierConfiguration configuration = 2;
+   */
+  configuration?: CarrierConfiguration | undefined;
+};
+
+/**
+ * Describes the message fop.carriers.v1.CarrierConfigurationOf.
+ * Use `create(CarrierConfigurationOfSchema)` to create a new message.
+ */
+export declare const CarrierConfigurationOfSchema: GenMessage<CarrierConfigurationOf>;
+
+/**
+ * BatchGetConfigurationsResponse holds the stored configurations among the carriers.
+ *
+ * @generated from message fop.carriers.v1.BatchGetConfigurationsResponse
+ */
+export declare type BatchGetConfigurationsResponse = Message<"fop.carriers.v1.BatchGetConfigurationsResponse"> & {
+  /**
+   * One entry per carrier of the tenant that has a stored configuration, in carrier id order;
+   * other ids are absent.
+   *
+   * @generated from field: repeated fop.carriers.v1.CarrierConfigurationOf configurations = 1;
+   */
+  configurations: CarrierConfigurationOf[];
+};
+
+/**
+ * Describes the message fop.carriers.v1.BatchGetConfigurationsResponse.
+ * Use `create(BatchGetConfigurationsResponseSchema)` to create a new message.
+ */
+export declare const BatchGetConfigurationsResponseSchema: GenMessage<BatchGetConfigurationsResponse>;
+
+/**
  * PutConfigurationRequest carries a full configuration.
  *
  * @generated from message fop.carriers.v1.PutConfigurationRequest
@@ -485,6 +553,73 @@ export declare type ListCountryServiceMappingsResponse = Message<"fop.carriers.v
  * Use `create(ListCountryServiceMappingsResponseSchema)` to create a new message.
  */
 export declare const ListCountryServiceMappingsResponseSchema: GenMessage<ListCountryServiceMappingsResponse>;
+
+/**
+ * ListCountryServiceMappingsOfCarriersRequest names carriers.
+ *
+ * @generated from message fop.carriers.v1.ListCountryServiceMappingsOfCarriersRequest
+ */
+export declare type ListCountryServiceMappingsOfCarriersRequest = Message<"fop.carriers.v1.ListCountryServiceMappingsOfCarriersRequest"> & {
+  /**
+   * Carrier ids (at most 500); duplicates count once.
+   *
+   * @generated from field: repeated string carrier_ids = 1;
+   */
+  carrierIds: string[];
+};
+
+/**
+ * Describes the message fop.carriers.v1.ListCountryServiceMappingsOfCarriersRequest.
+ * Use `create(ListCountryServiceMappingsOfCarriersRequestSchema)` to create a new message.
+ */
+export declare const ListCountryServiceMappingsOfCarriersRequestSchema: GenMessage<ListCountryServiceMappingsOfCarriersRequest>;
+
+/**
+ * CountryServiceMappingOf is one mapping of a carrier in a batch answer.
+ *
+ * @generated from message fop.carriers.v1.CountryServiceMappingOf
+ */
+export declare type CountryServiceMappingOf = Message<"fop.carriers.v1.CountryServiceMappingOf"> & {
+  /**
+   * The carrier id (lower case).
+   *
+   * @generated from field: string carrier_id = 1;
+   */
+  carrierId: string;
+
+  /**
+   * The mapping, as ListCountryServiceMappings answers it.
+   *
+   * @generated from field: fop.carriers.v1.CountryServiceMapping mapping = 2;
+   */
+  mapping?: CountryServiceMapping | undefined;
+};
+
+/**
+ * Describes the message fop.carriers.v1.CountryServiceMappingOf.
+ * Use `create(CountryServiceMappingOfSchema)` to create a new message.
+ */
+export declare const CountryServiceMappingOfSchema: GenMessage<CountryServiceMappingOf>;
+
+/**
+ * ListCountryServiceMappingsOfCarriersResponse holds the mappings of all the named carriers.
+ *
+ * @generated from message fop.carriers.v1.ListCountryServiceMappingsOfCarriersResponse
+ */
+export declare type ListCountryServiceMappingsOfCarriersResponse = Message<"fop.carriers.v1.ListCountryServiceMappingsOfCarriersResponse"> & {
+  /**
+   * The mappings, carrier by carrier in carrier id order, each carrier's in stored order.
+   *
+   * @generated from field: repeated fop.carriers.v1.CountryServiceMappingOf mappings = 1;
+   */
+  mappings: CountryServiceMappingOf[];
+};
+
+/**
+ * Describes the message fop.carriers.v1.ListCountryServiceMappingsOfCarriersResponse.
+ * Use `create(ListCountryServiceMappingsOfCarriersResponseSchema)` to create a new message.
+ */
+export declare const ListCountryServiceMappingsOfCarriersResponseSchema: GenMessage<ListCountryServiceMappingsOfCarriersResponse>;
 
 /**
  * CreateCountryServiceMappingRequest carries a CarrierCountryServiceMappingForCreation body.
@@ -971,6 +1106,18 @@ export declare const CarriersService: GenService<{
     output: typeof GetConfigurationResponseSchema;
   },
   /**
+   * BatchGetConfigurations reads the stored configurations of many carriers in one call (GraphQL
+   * resolves relationships with it). Read-only: a carrier without a stored configuration (never
+   * read or written) is absent, where GetConfiguration would create its default. At most 500 ids.
+   *
+   * @generated from rpc fop.carriers.v1.CarriersService.BatchGetConfigurations
+   */
+  batchGetConfigurations: {
+    methodKind: "unary";
+    input: typeof BatchGetConfigurationsRequestSchema;
+    output: typeof BatchGetConfigurationsResponseSchema;
+  },
+  /**
    * PutConfiguration replaces a carrier's configuration on the version the request names.
    *
    * @generated from rpc fop.carriers.v1.CarriersService.PutConfiguration
@@ -989,6 +1136,17 @@ export declare const CarriersService: GenService<{
     methodKind: "unary";
     input: typeof ListCountryServiceMappingsRequestSchema;
     output: typeof ListCountryServiceMappingsResponseSchema;
+  },
+  /**
+   * ListCountryServiceMappingsOfCarriers lists the mappings of many carriers' configurations in
+   * one call; carriers without a stored configuration have none. At most 500 ids.
+   *
+   * @generated from rpc fop.carriers.v1.CarriersService.ListCountryServiceMappingsOfCarriers
+   */
+  listCountryServiceMappingsOfCarriers: {
+    methodKind: "unary";
+    input: typeof ListCountryServiceMappingsOfCarriersRequestSchema;
+    output: typeof ListCountryServiceMappingsOfCarriersResponseSchema;
   },
   /**
    * CreateCountryServiceMapping adds a mapping on the configuration version the request names.

@@ -747,6 +747,46 @@ export declare type DeleteFacilityResponse = Message<"fop.catalog.v1.DeleteFacil
 export declare const DeleteFacilityResponseSchema: GenMessage<DeleteFacilityResponse>;
 
 /**
+ * BatchGetFacilitiesRequest names facilities by id.
+ *
+ * @generated from message fop.catalog.v1.BatchGetFacilitiesRequest
+ */
+export declare type BatchGetFacilitiesRequest = Message<"fop.catalog.v1.BatchGetFacilitiesRequest"> & {
+  /**
+   * Platform ids (at most 500); duplicates are answered once.
+   *
+   * @generated from field: repeated string ids = 1;
+   */
+  ids: string[];
+};
+
+/**
+ * Describes the message fop.catalog.v1.BatchGetFacilitiesRequest.
+ * Use `create(BatchGetFacilitiesRequestSchema)` to create a new message.
+ */
+export declare const BatchGetFacilitiesRequestSchema: GenMessage<BatchGetFacilitiesRequest>;
+
+/**
+ * BatchGetFacilitiesResponse holds the caller's facilities among the ids.
+ *
+ * @generated from message fop.catalog.v1.BatchGetFacilitiesResponse
+ */
+export declare type BatchGetFacilitiesResponse = Message<"fop.catalog.v1.BatchGetFacilitiesResponse"> & {
+  /**
+   * The facilities found, in id order; ids of no facility of the tenant are absent.
+   *
+   * @generated from field: repeated fop.catalog.v1.Facility facilities = 1;
+   */
+  facilities: Facility[];
+};
+
+/**
+ * Describes the message fop.catalog.v1.BatchGetFacilitiesResponse.
+ * Use `create(BatchGetFacilitiesResponseSchema)` to create a new message.
+ */
+export declare const BatchGetFacilitiesResponseSchema: GenMessage<BatchGetFacilitiesResponse>;
+
+/**
  * LookupIdRequest names an entity by a tenant-unique field.
  *
  * @generated from message fop.catalog.v1.LookupIdRequest
@@ -1380,6 +1420,17 @@ export declare const CatalogService: GenService<{
     methodKind: "unary";
     input: typeof DeleteFacilityRequestSchema;
     output: typeof DeleteFacilityResponseSchema;
+  },
+  /**
+   * BatchGetFacilities reads many facilities in one call (GraphQL resolves references with it);
+   * unknown and malformed ids are left out, at most 500 ids.
+   *
+   * @generated from rpc fop.catalog.v1.CatalogService.BatchGetFacilities
+   */
+  batchGetFacilities: {
+    methodKind: "unary";
+    input: typeof BatchGetFacilitiesRequestSchema;
+    output: typeof BatchGetFacilitiesResponseSchema;
   },
   /**
    * ListFacilityGroups pages through facility groups in id order (optionally one tenantFacilityGroupId).

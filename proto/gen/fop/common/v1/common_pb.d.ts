@@ -184,6 +184,13 @@ export declare type SearchRequest = Message<"fop.common.v1.SearchRequest"> & {
    * @generated from field: bool with_total = 7;
    */
   withTotal: boolean;
+
+  /**
+   * Fill page_info.cursors: one cursor per returned item (for GraphQL edges).
+   *
+   * @generated from field: bool with_cursors = 8;
+   */
+  withCursors: boolean;
 };
 
 /**
@@ -225,6 +232,14 @@ export declare type PageInfo = Message<"fop.common.v1.PageInfo"> & {
    * @generated from field: bool has_previous_page = 4;
    */
   hasPreviousPage: boolean;
+
+  /**
+   * Only when with_cursors was asked: the cursor of each item of the page, in page order; `after`
+   * one of them continues after that item, `before` continues before it.
+   *
+   * @generated from field: repeated string cursors = 5;
+   */
+  cursors: string[];
 };
 
 /**

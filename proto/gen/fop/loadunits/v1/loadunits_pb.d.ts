@@ -392,6 +392,47 @@ export declare type ListPickJobLoadUnitsResponse = Message<"fop.loadunits.v1.Lis
 export declare const ListPickJobLoadUnitsResponseSchema: GenMessage<ListPickJobLoadUnitsResponse>;
 
 /**
+ * ListLoadUnitsOfPickJobsRequest names pick jobs.
+ *
+ * @generated from message fop.loadunits.v1.ListLoadUnitsOfPickJobsRequest
+ */
+export declare type ListLoadUnitsOfPickJobsRequest = Message<"fop.loadunits.v1.ListLoadUnitsOfPickJobsRequest"> & {
+  /**
+   * Pick job ids (at most 500); duplicates count once.
+   *
+   * @generated from field: repeated string pick_job_ids = 1;
+   */
+  pickJobIds: string[];
+};
+
+/**
+ * Describes the message fop.loadunits.v1.ListLoadUnitsOfPickJobsRequest.
+ * Use `create(ListLoadUnitsOfPickJobsRequestSchema)` to create a new message.
+ */
+export declare const ListLoadUnitsOfPickJobsRequestSchema: GenMessage<ListLoadUnitsOfPickJobsRequest>;
+
+/**
+ * ListLoadUnitsOfPickJobsResponse holds the load units of all the named jobs.
+ *
+ * @generated from message fop.loadunits.v1.ListLoadUnitsOfPickJobsResponse
+ */
+export declare type ListLoadUnitsOfPickJobsResponse = Message<"fop.loadunits.v1.ListLoadUnitsOfPickJobsResponse"> & {
+  /**
+   * Every load unit (AVAILABLE and OBSOLETE) belonging to any of the jobs, each once, oldest
+   * first; its document's pickJobRefs say which jobs it belongs to.
+   *
+   * @generated from field: repeated fop.loadunits.v1.LoadUnit load_units = 1;
+   */
+  loadUnits: LoadUnit[];
+};
+
+/**
+ * Describes the message fop.loadunits.v1.ListLoadUnitsOfPickJobsResponse.
+ * Use `create(ListLoadUnitsOfPickJobsResponseSchema)` to create a new message.
+ */
+export declare const ListLoadUnitsOfPickJobsResponseSchema: GenMessage<ListLoadUnitsOfPickJobsResponse>;
+
+/**
  * DeleteLoadUnitRequest names a load unit.
  *
  * @generated from message fop.loadunits.v1.DeleteLoadUnitRequest
@@ -698,6 +739,47 @@ export declare type GetStackResponse = Message<"fop.loadunits.v1.GetStackRespons
  * Use `create(GetStackResponseSchema)` to create a new message.
  */
 export declare const GetStackResponseSchema: GenMessage<GetStackResponse>;
+
+/**
+ * BatchGetStacksRequest names stacks by id.
+ *
+ * @generated from message fop.loadunits.v1.BatchGetStacksRequest
+ */
+export declare type BatchGetStacksRequest = Message<"fop.loadunits.v1.BatchGetStacksRequest"> & {
+  /**
+   * Stack ids (at most 500); duplicates are answered once.
+   *
+   * @generated from field: repeated string ids = 1;
+   */
+  ids: string[];
+};
+
+/**
+ * Describes the message fop.loadunits.v1.BatchGetStacksRequest.
+ * Use `create(BatchGetStacksRequestSchema)` to create a new message.
+ */
+export declare const BatchGetStacksRequestSchema: GenMessage<BatchGetStacksRequest>;
+
+/**
+ * BatchGetStacksResponse holds the caller's stacks among the ids.
+ *
+ * @generated from message fop.loadunits.v1.BatchGetStacksResponse
+ */
+export declare type BatchGetStacksResponse = Message<"fop.loadunits.v1.BatchGetStacksResponse"> & {
+  /**
+   * The stacks found (as GetStack answers them), in id order; ids of no stack of the tenant are
+   * absent.
+   *
+   * @generated from field: repeated fop.loadunits.v1.Stack stacks = 1;
+   */
+  stacks: Stack[];
+};
+
+/**
+ * Describes the message fop.loadunits.v1.BatchGetStacksResponse.
+ * Use `create(BatchGetStacksResponseSchema)` to create a new message.
+ */
+export declare const BatchGetStacksResponseSchema: GenMessage<BatchGetStacksResponse>;
 
 /**
  * ListStacksRequest holds the list endpoint's query parameters.
@@ -1217,6 +1299,17 @@ export declare const LoadUnitsService: GenService<{
     output: typeof ListPickJobLoadUnitsResponseSchema;
   },
   /**
+   * ListLoadUnitsOfPickJobs lists the load units of many pick jobs in one call (GraphQL resolves
+   * relationships with it); unknown pick jobs have none, at most 500 ids.
+   *
+   * @generated from rpc fop.loadunits.v1.LoadUnitsService.ListLoadUnitsOfPickJobs
+   */
+  listLoadUnitsOfPickJobs: {
+    methodKind: "unary";
+    input: typeof ListLoadUnitsOfPickJobsRequestSchema;
+    output: typeof ListLoadUnitsOfPickJobsResponseSchema;
+  },
+  /**
    * DeleteLoadUnit sets one load unit OBSOLETE (the record is kept).
    *
    * @generated from rpc fop.loadunits.v1.LoadUnitsService.DeleteLoadUnit
@@ -1285,6 +1378,17 @@ export declare const LoadUnitsService: GenService<{
     methodKind: "unary";
     input: typeof GetStackRequestSchema;
     output: typeof GetStackResponseSchema;
+  },
+  /**
+   * BatchGetStacks reads many stacks in one call; unknown and malformed ids are left out, at most
+   * 500 ids.
+   *
+   * @generated from rpc fop.loadunits.v1.LoadUnitsService.BatchGetStacks
+   */
+  batchGetStacks: {
+    methodKind: "unary";
+    input: typeof BatchGetStacksRequestSchema;
+    output: typeof BatchGetStacksResponseSchema;
   },
   /**
    * ListStacks pages through stacks, optionally of some facilities.

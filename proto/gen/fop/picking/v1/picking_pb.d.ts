@@ -511,6 +511,47 @@ export declare type GetPickJobRequest = Message<"fop.picking.v1.GetPickJobReques
 export declare const GetPickJobRequestSchema: GenMessage<GetPickJobRequest>;
 
 /**
+ * BatchGetPickJobsRequest names pick jobs by id.
+ *
+ * @generated from message fop.picking.v1.BatchGetPickJobsRequest
+ */
+export declare type BatchGetPickJobsRequest = Message<"fop.picking.v1.BatchGetPickJobsRequest"> & {
+  /**
+   * Pick job ids (at most 500); duplicates are answered once.
+   *
+   * @generated from field: repeated string ids = 1;
+   */
+  ids: string[];
+};
+
+/**
+ * Describes the message fop.picking.v1.BatchGetPickJobsRequest.
+ * Use `create(BatchGetPickJobsRequestSchema)` to create a new message.
+ */
+export declare const BatchGetPickJobsRequestSchema: GenMessage<BatchGetPickJobsRequest>;
+
+/**
+ * BatchGetPickJobsResponse holds the caller's pick jobs among the ids.
+ *
+ * @generated from message fop.picking.v1.BatchGetPickJobsResponse
+ */
+export declare type BatchGetPickJobsResponse = Message<"fop.picking.v1.BatchGetPickJobsResponse"> & {
+  /**
+   * The pick jobs found (as GetPickJob answers them), in id order; ids of no job of the tenant
+   * are absent.
+   *
+   * @generated from field: repeated fop.picking.v1.PickJob pick_jobs = 1;
+   */
+  pickJobs: PickJob[];
+};
+
+/**
+ * Describes the message fop.picking.v1.BatchGetPickJobsResponse.
+ * Use `create(BatchGetPickJobsResponseSchema)` to create a new message.
+ */
+export declare const BatchGetPickJobsResponseSchema: GenMessage<BatchGetPickJobsResponse>;
+
+/**
  * PickJobActionRequest carries one PickJobActionsParameter body.
  *
  * @generated from message fop.picking.v1.PickJobActionRequest
@@ -951,6 +992,17 @@ export declare const PickingService: GenService<{
     methodKind: "unary";
     input: typeof GetPickJobRequestSchema;
     output: typeof GetPickJobResponseSchema;
+  },
+  /**
+   * BatchGetPickJobs reads many pick jobs in one call (GraphQL resolves references with it);
+   * unknown and malformed ids are left out, at most 500 ids.
+   *
+   * @generated from rpc fop.picking.v1.PickingService.BatchGetPickJobs
+   */
+  batchGetPickJobs: {
+    methodKind: "unary";
+    input: typeof BatchGetPickJobsRequestSchema;
+    output: typeof BatchGetPickJobsResponseSchema;
   },
   /**
    * PickJobAction runs one action (START, PICK, CLOSE, ...) on the version the request names.

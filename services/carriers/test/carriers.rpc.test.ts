@@ -1,0 +1,202 @@
+/**
+ * CarriersService over a real Connect client and Postgres: BatchGetConfigurations and
+ * ListCountryServiceMappingsOfCarriers.
+ */
+import { randomBytes } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { RequestContext } from "@fop/kit/context";
+import type { Sql, SqlPool } from "@fop/kit/db/sql";
+import { newId } from "@fop/kit/ids";
+import { createLogger } from "@fop/kit/logger";
+import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
+import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
+import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
+import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
+import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { carriersService } from "../src/service.ts";
+import { listMappingsOfCarriers, readConfigurations } from "../src/usecases/configurations.ts";
+import type { CarriersDeps } from "../src/usecases/deps.ts";
+
+const suffix = randomBytes(4).toString("hex");
+const STREAM = `CARRIERS_T_${suffix.toUpperCase()}`;
+let db: TestDatabase;
+let svc: RunningService<CarriersDeps>;
+const ctx = (tenant: string): RequestContext => ({
+  tenant,
+  principal: { userId: "u", username: "u", roles: [], permissions: [] },
+  client: { api: "RPC", rawInfo: "test" },
+  traceId: "",
+});
+
+beforeAll(async () => {
+  db = await createTestDatabase(inject("adminUrl"), [carriersService]);
+  svc = await startService(
+    carriersService,
+    loadServiceConfig(carriersService, {
+      DATABASE_URL: db.serviceUrl("carriers"),
+      PORT: "0",
+      ADMIN_PORT: "0",
+      NATS_URL: inject("natsUrl"),
+      EVENTS_STREAM: STREAM,
+      EVENTS_SUBJECT_PREFIX: `c${suffix}.events`,
+      CARRIER_CREDENTIALS_KEY: randomBytes(32).toString("base64"),
+    }),
+    { logger: createLogger({ service: "carriers", level: "silent" }) },
+  );
+  await svc.base.nats.ensureStream();
+});
+afterAll(async () => {
+  await svc?.base.nats.jsm.streams.delete(STREAM).catch(() => {});
+  await svc?.close();
+  await db?.drop();
+});
+
+const client = () => createRpcClient(CarriersService, svc.rpcUrl);
+let n = 0;
+const carrier = async (tenant: string) =>
+  (
+    await client().createCarrier(
+      { body: { key: `CUSTOM_C${++n}`, name: `Carrier ${n}` } },
+      callOptions(ctx(tenant)),
+    )
+  ).carrier!.id;
+/** Adds a mapping (creating the configuration first when the carrier has none); its id. */
+const mapping = async (tenant: string, carrierId: string, countryCode: string) => {
+  const { configuration } = await client().getConfiguration({ carrierId }, callOptions(ctx(tenant)));
+  const { mapping } = await client().createCountryServiceMapping(
+    {
+      carrierId,
+      body: {
+        carrierConfigurationVersion: Number(configuration!.version),
+        source: { countryCode: "DE" },
+        destinations: [{ countryCode }],
+      },
+    },
+    callOptions(ctx(tenant)),
+  );
+  return mapping!.id;
+};
+const configs = (tenant: string, carrierIds: string[]) =>
+  client().batchGetConfigurations({ carrierIds }, callOptions(ctx(tenant)));
+const mappings = (tenant: string, carrierIds: string[]) =>
+  client().listCountryServiceMappingsOfCarriers({ carrierIds }, callOptions(ctx(tenant)));
+const tooMany = async (call: Promise<unknown>) => {
+  const err = ConnectError.from(await call.catch((e) => e));
+  expect(err.code).toBe(Code.InvalidArgument);
+  expect(err.findDetails(ErrorDetailSchema)[0]).toMatchObject({ code: "TOO_MANY_IDS", field: "carrier_ids" });
+};
+const countingDeps = () => {
+  const statements: Sql[] = [];
+  const db = {
+    ...svc.deps.db,
+    query: (sql: Sql) => {
+      statements.push(sql);
+      return svc.deps.db.query(sql);
+    },
+  } as SqlPool;
+  return { deps: { ...svc.deps, db }, statements };
+};
+const byId = <T extends { carrierId: string }>(list: T[]) =>
+  [...list].sort((x, y) => (x.carrierId < y.carrierId ? -1 : 1));
+
+describe("BatchGetConfigurations", () => {
+  it("answers the stored configuration of each of the caller's carriers, as GetConfiguration does; carriers without one, unknown, malformed and other tenants' ids are absent", async () => {
+    const [a, b, none] = [await carrier("t1"), await carrier("t1"), await carrier("t1")];
+    const foreign = await carrier("t2");
+    // The first read creates the default (and answers it serialized by the service); compare with a
+    // later read, which answers the stored text as the batch does.
+    const stored = async (tenant: string, carrierId: string) => {
+      await client().getConfiguration({ carrierId }, callOptions(ctx(tenant)));
+      return (await client().getConfiguration({ carrierId }, callOptions(ctx(tenant)))).configuration!;
+    };
+    const ofA = await stored("t1", a);
+    await mapping("t1", b, "AT");
+    const ofB = await stored("t1", b);
+    const ofForeign = await stored("t2", foreign);
+    const { configurations } = await configs("t1", [
+      b,
+      "nope",
+      none,
+      a,
+      foreign,
+      newId(),
+      a.toUpperCase(),
+      b,
+    ]);
+    expect(configurations.map((c) => [c.carrierId, c.configuration])).toEqual(
+      byId([
+        { carrierId: a, configuration: ofA },
+        { carrierId: b, configuration: ofB },
+      ]).map((c) => [c.carrierId, c.configuration]),
+    );
+    expect(ofB.version).toBe(2n);
+    // A read only: the carrier without a configuration still has none stored.
+    expect((await configs("t1", [none])).configurations).toEqual([]);
+    expect((await configs("t2", [a, b, foreign])).configurations.map((c) => c.configuration)).toEqual([
+      ofForeign,
+    ]);
+  });
+
+  it("answers nothing for no ids and rejects more than 500", async () => {
+    expect((await configs("t1", [])).configurations).toEqual([]);
+    expect((await configs("t1", Array.from({ length: 500 }, newId))).configurations).toEqual([]);
+    await tooMany(configs("t1", Array.from({ length: 501 }, newId)));
+  });
+
+  it("reads all carriers with one statement, and none without ids", async () => {
+    const { deps, statements } = countingDeps();
+    const [a, b] = [await carrier("t3"), await carrier("t3")];
+    await mapping("t3", a, "DE");
+    await mapping("t3", b, "DE");
+    expect(await readConfigurations(deps, ctx("t3"), [a, b, newId()])).toHaveLength(2);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]!.text).toMatch(/tenant_id = \$1 and carrier_id = any\(\$2::uuid\[\]\)/);
+    expect(await readConfigurations(deps, ctx("t3"), ["nope"])).toEqual([]);
+    expect(await readConfigurations(deps, ctx("t3"), [])).toEqual([]);
+    expect(statements).toHaveLength(1);
+  });
+});
+
+describe("ListCountryServiceMappingsOfCarriers", () => {
+  it("answers the mappings of several carriers in one call, each carrier's in stored order, as ListCountryServiceMappings does", async () => {
+    const [a, b, c] = [await carrier("t4"), await carrier("t4"), await carrier("t4")];
+    const a1 = await mapping("t4", a, "AT");
+    const b1 = await mapping("t4", b, "FR");
+    const a2 = await mapping("t4", a, "CH");
+    const a3 = await mapping("t4", a, "BE");
+    await client().getConfiguration({ carrierId: c }, callOptions(ctx("t4"))); // a configuration, no mappings
+    const foreign = await carrier("t5");
+    await mapping("t5", foreign, "NL");
+    const { mappings: list } = await mappings("t4", [b, a, c, foreign, "nope", newId(), a.toUpperCase()]);
+    const of = (id: string) => list.filter((m) => m.carrierId === id).map((m) => m.mapping);
+    expect(of(a).map((m) => m!.id)).toEqual([a1, a2, a3]);
+    expect(of(b).map((m) => m!.id)).toEqual([b1]);
+    expect(list).toHaveLength(4);
+    // Carrier by carrier (in carrier id order).
+    const order = list.map((m) => m.carrierId);
+    expect(order).toEqual([...order].sort());
+    for (const id of [a, b]) {
+      const single = await client().listCountryServiceMappings({ carrierId: id }, callOptions(ctx("t4")));
+      expect(of(id)).toEqual(single.mappings);
+    }
+    expect((await mappings("t5", [a, b, foreign])).mappings.map((m) => m.carrierId)).toEqual([foreign]);
+  });
+
+  it("answers nothing for no ids and rejects more than 500", async () => {
+    expect((await mappings("t4", [])).mappings).toEqual([]);
+    await tooMany(mappings("t4", Array.from({ length: 501 }, newId)));
+  });
+
+  it("reads all carriers with one statement, and none without ids", async () => {
+    const { deps, statements } = countingDeps();
+    const [a, b] = [await carrier("t6"), await carrier("t6")];
+    await mapping("t6", a, "DE");
+    await mapping("t6", b, "AT");
+    const r = await listMappingsOfCarriers(deps, ctx("t6"), [a, b, newId()]);
+    expect(r.flatMap((x) => x.mappings)).toHaveLength(2);
+    expect(statements).toHaveLength(1);
+    expect(await listMappingsOfCarriers(deps, ctx("t6"), [])).toEqual([]);
+    expect(statements).toHaveLength(1);
+  });
+});

@@ -1,0 +1,142 @@
+/** PickingService over a real Connect client and Postgres: BatchGetPickJobs. */
+import { randomBytes } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { RequestContext } from "@fop/kit/context";
+import type { Sql, SqlPool } from "@fop/kit/db/sql";
+import { newId } from "@fop/kit/ids";
+import { createLogger } from "@fop/kit/logger";
+import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
+import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
+import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
+import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
+import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { pickingService } from "../src/service.ts";
+import type { PickingDeps } from "../src/usecases/deps.ts";
+import { readPickJobs } from "../src/usecases/pickjobs.ts";
+
+const suffix = randomBytes(4).toString("hex");
+let db: TestDatabase;
+let svc: RunningService<PickingDeps>;
+const ctx = (tenant: string): RequestContext => ({
+  tenant,
+  principal: { userId: "u", username: "u", roles: [], permissions: [] },
+  client: { api: "RPC", rawInfo: "test" },
+  traceId: "",
+});
+
+beforeAll(async () => {
+  db = await createTestDatabase(inject("adminUrl"), [pickingService]);
+  // Every facility exists: the catalog is not what these tests are about.
+  const mod = {
+    ...pickingService,
+    createDeps: async (...args: Parameters<typeof pickingService.createDeps>) => ({
+      ...(await pickingService.createDeps(...args)),
+      facilities: { exists: async () => true, address: async () => undefined },
+    }),
+  };
+  svc = await startService(
+    mod,
+    loadServiceConfig(pickingService, {
+      DATABASE_URL: db.serviceUrl("picking"),
+      PORT: "0",
+      ADMIN_PORT: "0",
+      NATS_URL: inject("natsUrl"),
+      EVENTS_STREAM: `PICKING_T_${suffix.toUpperCase()}`,
+      EVENTS_SUBJECT_PREFIX: `p${suffix}.events`,
+      DOCUMENT_RENDER_WORKERS: "1",
+    }),
+    { logger: createLogger({ service: "picking", level: "silent" }) },
+  );
+  await svc.base.nats.ensureStream();
+});
+afterAll(async () => {
+  await svc?.base.nats.jsm.streams.delete(`PICKING_T_${suffix.toUpperCase()}`).catch(() => {});
+  await svc?.close();
+  await db?.drop();
+});
+
+const client = () => createRpcClient(PickingService, svc.rpcUrl);
+const createJob = async (tenant: string, tenantOrderId: string) =>
+  (
+    await client().createPickJob(
+      {
+        body: {
+          facilityRef: newId(),
+          tenantOrderId,
+          orderDate: "2026-03-01T09:00:00.000Z",
+          pickLineItems: [{ article: { tenantArticleId: "A", title: "Apple" }, quantity: 2 }],
+        },
+      },
+      callOptions(ctx(tenant)),
+    )
+  ).pickJob!.id;
+const batch = (tenant: string, ids: string[]) => client().batchGetPickJobs({ ids }, callOptions(ctx(tenant)));
+const doc = (j: { documentJson: Uint8Array }) =>
+  JSON.parse(Buffer.from(j.documentJson).toString("utf8")) as { id: string; tenantOrderId: string };
+
+describe("BatchGetPickJobs", () => {
+  it("answers the caller's jobs among the ids, each once, as GetPickJob does; unknown, malformed and other tenants' ids are left out", async () => {
+    const a = await createJob("t1", "A");
+    const b = await createJob("t1", "B");
+    const c = await createJob("t1", "C");
+    const foreign = await createJob("t2", "F");
+    const { pickJobs } = await batch("t1", [c, "nope", a, foreign, newId(), c, a.toUpperCase(), ""]);
+    expect(pickJobs.map((j) => [j.id, doc(j).tenantOrderId])).toEqual([
+      [a, "A"],
+      [c, "C"],
+    ]);
+    const single = (await client().getPickJob({ id: a }, callOptions(ctx("t1")))).pickJob!;
+    expect(pickJobs[0]).toEqual(single);
+    expect(pickJobs[0]).toMatchObject({ version: 1n, status: "OPEN" });
+    expect(doc(pickJobs[0]!).id).toBe(a);
+    expect((await batch("t1", [b])).pickJobs.map((j) => j.id)).toEqual([b]);
+    expect((await batch("t2", [a, b, c, foreign])).pickJobs.map((j) => j.id)).toEqual([foreign]);
+  });
+
+  it("answers nothing for no ids", async () => {
+    expect((await batch("t1", [])).pickJobs).toEqual([]);
+  });
+
+  it("takes 500 ids and rejects 501 as InvalidArgument", async () => {
+    expect((await batch("t1", Array.from({ length: 500 }, newId))).pickJobs).toEqual([]);
+    const err = ConnectError.from(await batch("t1", Array.from({ length: 501 }, newId)).catch((e) => e));
+    expect(err.code).toBe(Code.InvalidArgument);
+    expect(err.findDetails(ErrorDetailSchema)[0]).toMatchObject({ code: "TOO_MANY_IDS", field: "ids" });
+  });
+
+  it("reads all ids with one statement, and none without ids", async () => {
+    const statements: Sql[] = [];
+    const counting = {
+      ...svc.deps.db,
+      query: (sql: Sql) => {
+        statements.push(sql);
+        return svc.deps.db.query(sql);
+      },
+    } as SqlPool;
+    const deps = { ...svc.deps, db: counting };
+    const ids = [await createJob("t3", "X"), await createJob("t3", "Y"), newId()];
+    expect(await readPickJobs(deps, ctx("t3"), ids)).toHaveLength(2);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]!.text).toMatch(/tenant_id = \$1 and id = any\(\$2::uuid\[\]\)/);
+    expect(await readPickJobs(deps, ctx("t3"), ["nope"])).toEqual([]);
+    expect(await readPickJobs(deps, ctx("t3"), [])).toEqual([]);
+    expect(statements).toHaveLength(1);
+  });
+});
+
+describe("SearchPickJobs", () => {
+  it("answers one cursor per job only when asked", async () => {
+    for (const id of ["S1", "S2", "S3"]) await createJob("t4", id);
+    const search = (withCursors: boolean, after = "") =>
+      client().searchPickJobs({ search: { withCursors, after } }, callOptions(ctx("t4")));
+    expect((await search(false)).pageInfo?.cursors).toEqual([]);
+    const all = await search(true);
+    const cursors = all.pageInfo!.cursors;
+    expect(cursors).toHaveLength(3);
+    expect([cursors[0], cursors[2]]).toEqual([all.pageInfo!.startCursor, all.pageInfo!.endCursor]);
+    const after = await search(true, cursors[1]);
+    expect(after.pickJobsJson.map((j) => doc({ documentJson: j }).tenantOrderId)).toEqual(["S3"]);
+    expect(after.pageInfo!.cursors).toEqual(cursors.slice(2));
+  });
+});
