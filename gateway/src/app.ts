@@ -4,10 +4,9 @@
  */
 import type { Logger } from "@fop/kit/logger";
 import type { Metrics } from "@fop/kit/metrics";
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
 import { type FastifyInstance, fastify, LogController } from "fastify";
 import type { Principal } from "./auth.ts";
+import { type GraphqlOptions, installGraphql } from "./graphql/plugin.ts";
 import { installAuth } from "./plugins/auth.ts";
 import { installErrorHandling, sendError } from "./plugins/errors.ts";
 import { type CorsOptions, installHeaders } from "./plugins/headers.ts";
@@ -16,11 +15,11 @@ import { installLifecycleHeaders } from "./plugins/lifecycle.ts";
 import { installOpenApi } from "./plugins/openapi.ts";
 import { installRateLimit, type RateLimitOptions } from "./plugins/rate-limit.ts";
 import { clientErrorHandler, installRequestChecks, rewriteTarget } from "./plugins/request.ts";
-import { compileStripper } from "./plugins/strip.ts";
 import { installTracing } from "./plugins/tracing.ts";
 import { installUrnResolution, type UrnResolver } from "./plugins/urn.ts";
 import type { Clients } from "./routes/deps.ts";
 import { registerRoutes } from "./routes/index.ts";
+import { validators } from "./validation.ts";
 
 export interface GatewayDeps {
   logger: Logger;
@@ -33,35 +32,7 @@ export interface GatewayDeps {
   rateLimit?: RateLimitOptions | undefined;
   publicUrl: string;
   cors?: CorsOptions | undefined;
-}
-
-/**
- * Body: no type coercion (a string is not a number), one pass for bodies that are one of several
- * variants (`discriminator`), undeclared properties of open objects dropped after validation
- * (strip.ts); query/params: coerce, as HTTP sends text.
- */
-function validators() {
-  const opts = { useDefaults: true, removeAdditional: false as const, allErrors: false, strict: false };
-  // verbose: a discriminator error can then name the allowed values (errors.ts).
-  const body = new Ajv({ ...opts, coerceTypes: false, discriminator: true, verbose: true });
-  const text = new Ajv({ ...opts, coerceTypes: "array" as const });
-  for (const ajv of [body, text]) addFormats.default(ajv, ["date-time", "email", "uri"]);
-  return {
-    text,
-    body: (schema: object) => {
-      const validate = body.compile(schema);
-      const strip = compileStripper(schema, body);
-      if (!strip) return validate;
-      const checked = (data: unknown) => {
-        const ok = validate(data);
-        checked.errors = validate.errors;
-        if (ok) strip(data);
-        return ok;
-      };
-      checked.errors = null as ValidateFunction["errors"];
-      return checked;
-    },
-  };
+  graphql?: GraphqlOptions | undefined;
 }
 
 export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -117,6 +88,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
           status: reply.statusCode,
           ms: Math.round(ms * 100) / 100,
           traceId: trace,
+          ...(req.clientApp ? { clientApp: `${req.clientApp.name}/${req.clientApp.version}` } : {}),
         },
         "request",
       );
@@ -136,5 +108,6 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   );
 
   registerRoutes(app, { clients: deps.clients, publicUrl: deps.publicUrl });
+  await installGraphql(app, { clients: deps.clients, resolveUrn: deps.resolveUrn }, deps.graphql);
   return app;
 }

@@ -38,5 +38,14 @@ export const gatewayConfig = {
   RATE_LIMIT_PER_SECOND: env.int("sustained requests per second per tenant", 1000, 1),
   RATE_LIMIT_BURST: env.int("burst size per tenant", 2000, 1),
   RPC_TIMEOUT_MS: env.int("deadline of each service call", 10_000, 1),
+  GRAPHQL_MAX_DEPTH: env.int("deepest GraphQL document accepted", 15, 1, 100),
+  GRAPHQL_MAX_COMPLEXITY: env.int(
+    "highest estimated GraphQL query cost accepted (see gateway README)",
+    50_000,
+    1,
+  ),
+  GRAPHQL_INTROSPECTION: env.bool("answer GraphQL introspection queries", true),
+  GRAPHQL_PERSISTED_QUERIES: env.bool("automatic persisted GraphQL queries (kept in memory)", false),
+  GRAPHQL_GRAPHIQL: env.bool("serve GraphiQL at /graphiql (development)", false),
   PUBLIC_URL: env.optionalString("base URL clients use (Location headers, OpenAPI servers)"),
 };

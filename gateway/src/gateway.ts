@@ -94,5 +94,11 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
       : undefined,
     publicUrl: config.PUBLIC_URL ?? "",
     cors: { allowedOrigins: parseAllowedOrigins(config.CORS_ALLOWED_ORIGINS) },
+    graphql: {
+      limits: { maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY },
+      introspection: config.GRAPHQL_INTROSPECTION,
+      persistedQueries: config.GRAPHQL_PERSISTED_QUERIES,
+      graphiql: config.GRAPHQL_GRAPHIQL,
+    },
   });
 }

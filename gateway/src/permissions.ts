@@ -1,3 +1,5 @@
+import { AppError } from "@fop/kit/errors";
+
 /**
  * Permissions per operation follow the reference's `x-fft-permissions` where it names them; where it
  * names none (facilities, pick jobs, pick runs, transit time) we add our own, listed here. A route
@@ -89,3 +91,10 @@ export function effectivePermissions(roles: readonly string[], permissions: read
   for (const role of roles) for (const p of ROLES.get(role) ?? []) out.add(p);
   return [...out].sort();
 }
+
+/** The 403 of a caller without `missing` (REST answers it; GraphQL puts it on the field). */
+export const permissionDenied = (missing: readonly string[]) =>
+  new AppError("forbidden", {
+    code: "PERMISSION_DENIED",
+    description: `This operation needs the permission(s) ${missing.join(", ")}.`,
+  });

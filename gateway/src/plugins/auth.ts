@@ -8,6 +8,9 @@
 import { AppError } from "@fop/kit/errors";
 import type { FastifyInstance } from "fastify";
 import type { Principal } from "../auth.ts";
+import { parseClientApp } from "../client-agent.ts";
+import { permissionDenied } from "../permissions.ts";
+import { requestSpan } from "./tracing.ts";
 import "./types.ts";
 
 export function installAuth(app: FastifyInstance, verify: (token: string) => Promise<Principal>): void {
@@ -25,7 +28,15 @@ export function installAuth(app: FastifyInstance, verify: (token: string) => Pro
       });
     }
     const p = await verify(match[1]!);
-    const rawInfo = (req.headers["x-user-agent"] ?? req.headers["user-agent"] ?? "") as string;
+    const app = parseClientApp(req.headers["x-user-agent"]);
+    if (app) {
+      req.clientApp = app;
+      requestSpan(req)?.setAttributes({
+        "fop.client.app.name": app.name,
+        "fop.client.app.version": app.version,
+      });
+    }
+    const rawInfo = app ? `${app.name}/${app.version}` : (req.headers["user-agent"] ?? "");
     req.ctx = {
       tenant: p.tenant,
       // The verifier's cached object, the same for every request with this token (the kit encodes
@@ -34,11 +45,6 @@ export function installAuth(app: FastifyInstance, verify: (token: string) => Pro
       client: { api: route.startsWith("/graphql") ? "GRAPHQL" : "REST", rawInfo },
     };
     const missing = (config.permissions ?? []).filter((perm) => !p.permissions.includes(perm));
-    if (missing.length > 0) {
-      throw new AppError("forbidden", {
-        code: "PERMISSION_DENIED",
-        description: `This operation needs the permission(s) ${missing.join(", ")}.`,
-      });
-    }
+    if (missing.length > 0) throw permissionDenied(missing);
   });
 }

@@ -113,8 +113,19 @@ function fromFastifyError(
   return undefined;
 }
 
+/**
+ * Any error as an AppError: ours, a service's (restored from its Connect error) or fastify's own 4xx;
+ * undefined for anything else (a bug: the caller logs it and answers a generic 500).
+ */
+export function appErrorOf(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof ConnectError) return fromConnectError(error);
+  if (!error || typeof error !== "object") return undefined;
+  return fromFastifyError(error as FastifyError);
+}
+
 /** A 504 on a change: it may or may not have been applied (the service did not answer in time). */
-function timeoutOf(err: AppError, method: string): AppError {
+export function timeoutOf(err: AppError, method: string): AppError {
   if (method === "GET" || method === "HEAD") return err;
   return new AppError("timeout", {
     code: "OUTCOME_UNKNOWN",
@@ -137,10 +148,7 @@ export function sendError(reply: FastifyReply, status: number, body: ErrorItem[]
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, req, reply) => {
-    let err: AppError | undefined;
-    if (error instanceof AppError) err = error;
-    else if (error instanceof ConnectError) err = fromConnectError(error);
-    else err = fromFastifyError(error as FastifyError);
+    let err = appErrorOf(error);
     if (err) {
       if (err.kind === "internal") req.log.error({ err: error }, "internal error");
       if (err.kind === "timeout") err = timeoutOf(err, req.method);

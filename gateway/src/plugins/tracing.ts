@@ -10,6 +10,9 @@ import type { FastifyInstance } from "fastify";
 const SPAN = Symbol("span");
 type WithSpan = { [SPAN]?: Span };
 
+/** The request's server span (undefined before the tracing hook ran). */
+export const requestSpan = (req: object): Span | undefined => (req as WithSpan)[SPAN];
+
 export function installTracing(app: FastifyInstance): void {
   app.addHook("onRequest", (req, reply, done) => {
     const parent = extractTraceContext(req.headers);

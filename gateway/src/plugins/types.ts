@@ -1,4 +1,5 @@
 import type { RequestContext } from "@fop/kit/context";
+import type { ClientApp } from "../client-agent.ts";
 
 export type Lifecycle = "alpha" | "beta" | "GA" | "deprecated";
 
@@ -13,6 +14,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** Tenant, principal and client of an authenticated request (set by the auth hook). */
     ctx: Omit<RequestContext, "traceId">;
+    /** The app a well-formed X-User-Agent names (client-agent.ts). */
+    clientApp?: ClientApp;
   }
   interface FastifyContextConfig {
     /** Permissions the caller needs (all of them). */

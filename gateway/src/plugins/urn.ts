@@ -31,6 +31,35 @@ export function parseUrn(raw: string): ParsedUrn | undefined {
   return { entity: m[2]!, field: m[3]!, value: m[4]! };
 }
 
+/**
+ * `raw` as an id: itself, or the id its URN names (`spec.entity`/`spec.field` only) for the caller's
+ * tenant. `name` is the parameter or argument the errors name.
+ */
+export async function idOrUrn(
+  ctx: Omit<RequestContext, "traceId">,
+  raw: string,
+  spec: { entity: string; field: string },
+  name: string,
+  resolve: UrnResolver,
+): Promise<string> {
+  if (!/^urn:/i.test(raw)) return raw;
+  const parsed = parseUrn(raw);
+  if (!parsed) {
+    throw invalid(
+      "INVALID_URN",
+      `${JSON.stringify(raw)} is not a URN of the form urn:${URN_NAMESPACE}:<entity>:<field>:<value>.`,
+      name,
+    );
+  }
+  if (parsed.entity !== spec.entity || parsed.field !== spec.field) {
+    throw new AppError("not_found", {
+      code: "URN_NOT_SUPPORTED",
+      description: `${name} accepts urn:${URN_NAMESPACE}:${spec.entity}:${spec.field}:<value>.`,
+    });
+  }
+  return resolve(ctx, parsed.entity, parsed.field, parsed.value);
+}
+
 export function installUrnResolution(app: FastifyInstance, resolve: UrnResolver): void {
   app.addHook("preHandler", async (req) => {
     const urns = req.routeOptions.config.urn;
@@ -38,22 +67,7 @@ export function installUrnResolution(app: FastifyInstance, resolve: UrnResolver)
     const params = req.params as Record<string, string>;
     for (const u of urns) {
       const raw = params[u.param];
-      if (!raw || !/^urn:/i.test(raw)) continue;
-      const parsed = parseUrn(raw);
-      if (!parsed) {
-        throw invalid(
-          "INVALID_URN",
-          `${JSON.stringify(raw)} is not a URN of the form urn:${URN_NAMESPACE}:<entity>:<field>:<value>.`,
-          u.param,
-        );
-      }
-      if (parsed.entity !== u.entity || parsed.field !== u.field) {
-        throw new AppError("not_found", {
-          code: "URN_NOT_SUPPORTED",
-          description: `${u.param} accepts urn:${URN_NAMESPACE}:${u.entity}:${u.field}:<value>.`,
-        });
-      }
-      params[u.param] = await resolve(req.ctx, parsed.entity, parsed.field, parsed.value);
+      if (raw) params[u.param] = await idOrUrn(req.ctx, raw, u, u.param, resolve);
     }
   });
 }

@@ -1,6 +1,5 @@
 /**
- * CarriersService over a real Connect client and Postgres: BatchGetConfigurations and
- * ListCountryServiceMappingsOfCarriers.
+ * CarriersService over a real Connect client and Postgres: BatchGetConfigurations.
  */
 import { randomBytes } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -15,7 +14,7 @@ import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
 import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { carriersService } from "../src/service.ts";
-import { listMappingsOfCarriers, readConfigurations } from "../src/usecases/configurations.ts";
+import { readConfigurations } from "../src/usecases/configurations.ts";
 import type { CarriersDeps } from "../src/usecases/deps.ts";
 
 const suffix = randomBytes(4).toString("hex");
@@ -79,8 +78,6 @@ const mapping = async (tenant: string, carrierId: string, countryCode: string) =
 };
 const configs = (tenant: string, carrierIds: string[]) =>
   client().batchGetConfigurations({ carrierIds }, callOptions(ctx(tenant)));
-const mappings = (tenant: string, carrierIds: string[]) =>
-  client().listCountryServiceMappingsOfCarriers({ carrierIds }, callOptions(ctx(tenant)));
 const tooMany = async (call: Promise<unknown>) => {
   const err = ConnectError.from(await call.catch((e) => e));
   expect(err.code).toBe(Code.InvalidArgument);
@@ -154,49 +151,6 @@ describe("BatchGetConfigurations", () => {
     expect(statements[0]!.text).toMatch(/tenant_id = \$1 and carrier_id = any\(\$2::uuid\[\]\)/);
     expect(await readConfigurations(deps, ctx("t3"), ["nope"])).toEqual([]);
     expect(await readConfigurations(deps, ctx("t3"), [])).toEqual([]);
-    expect(statements).toHaveLength(1);
-  });
-});
-
-describe("ListCountryServiceMappingsOfCarriers", () => {
-  it("answers the mappings of several carriers in one call, each carrier's in stored order, as ListCountryServiceMappings does", async () => {
-    const [a, b, c] = [await carrier("t4"), await carrier("t4"), await carrier("t4")];
-    const a1 = await mapping("t4", a, "AT");
-    const b1 = await mapping("t4", b, "FR");
-    const a2 = await mapping("t4", a, "CH");
-    const a3 = await mapping("t4", a, "BE");
-    await client().getConfiguration({ carrierId: c }, callOptions(ctx("t4"))); // a configuration, no mappings
-    const foreign = await carrier("t5");
-    await mapping("t5", foreign, "NL");
-    const { mappings: list } = await mappings("t4", [b, a, c, foreign, "nope", newId(), a.toUpperCase()]);
-    const of = (id: string) => list.filter((m) => m.carrierId === id).map((m) => m.mapping);
-    expect(of(a).map((m) => m!.id)).toEqual([a1, a2, a3]);
-    expect(of(b).map((m) => m!.id)).toEqual([b1]);
-    expect(list).toHaveLength(4);
-    // Carrier by carrier (in carrier id order).
-    const order = list.map((m) => m.carrierId);
-    expect(order).toEqual([...order].sort());
-    for (const id of [a, b]) {
-      const single = await client().listCountryServiceMappings({ carrierId: id }, callOptions(ctx("t4")));
-      expect(of(id)).toEqual(single.mappings);
-    }
-    expect((await mappings("t5", [a, b, foreign])).mappings.map((m) => m.carrierId)).toEqual([foreign]);
-  });
-
-  it("answers nothing for no ids and rejects more than 500", async () => {
-    expect((await mappings("t4", [])).mappings).toEqual([]);
-    await tooMany(mappings("t4", Array.from({ length: 501 }, newId)));
-  });
-
-  it("reads all carriers with one statement, and none without ids", async () => {
-    const { deps, statements } = countingDeps();
-    const [a, b] = [await carrier("t6"), await carrier("t6")];
-    await mapping("t6", a, "DE");
-    await mapping("t6", b, "AT");
-    const r = await listMappingsOfCarriers(deps, ctx("t6"), [a, b, newId()]);
-    expect(r.flatMap((x) => x.mappings)).toHaveLength(2);
-    expect(statements).toHaveLength(1);
-    expect(await listMappingsOfCarriers(deps, ctx("t6"), [])).toEqual([]);
     expect(statements).toHaveLength(1);
   });
 });

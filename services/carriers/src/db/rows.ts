@@ -129,20 +129,6 @@ export async function loadConfigurationsJson(
   });
 }
 
-/** The stored configurations (parsed) of the tenant's carriers among `carrierIds`, in carrier id order. */
-export async function loadConfigurations(
-  db: Db,
-  tenant: string,
-  carrierIds: string[],
-): Promise<{ carrierId: string; config: CarrierConfiguration }[]> {
-  const rows = await query<{ carrier_id: string; doc: CarrierConfiguration }>(db, {
-    text: "select carrier_id, doc from carrier_configuration where tenant_id = $1 and carrier_id = any($2::uuid[]) order by carrier_id",
-    params: [tenant, carrierIds],
-    prepare: true,
-  });
-  return rows.map((r) => ({ carrierId: r.carrier_id, config: r.doc }));
-}
-
 /**
  * Inserts the configuration unless the carrier has one; true when this call inserted it. A
  * concurrent insert makes this one wait for it and then insert nothing.

@@ -80,14 +80,6 @@ export function carrierRoutes(deps: CarriersDeps) {
         const r = await configs.listMappings(deps, requestContext(hctx), req.carrierId);
         return { mappings: r.mappings.map((m) => toMappingMessage(r.config, m)) };
       },
-      async listCountryServiceMappingsOfCarriers(req, hctx) {
-        const list = await configs.listMappingsOfCarriers(deps, requestContext(hctx), req.carrierIds);
-        return {
-          mappings: list.flatMap((r) =>
-            r.mappings.map((m) => ({ carrierId: r.carrierId, mapping: toMappingMessage(r.config, m) })),
-          ),
-        };
-      },
       async createCountryServiceMapping(req, hctx) {
         const r = await configs.createMapping(deps, requestContext(hctx), req.carrierId, asDomain(req.body));
         return { mapping: toMappingMessage(r.config, r.mapping) };

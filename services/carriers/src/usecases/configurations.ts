@@ -14,7 +14,6 @@ import {
   insertConfigurationIfAbsent,
   loadConfiguration,
   loadConfigurationJson,
-  loadConfigurations,
   loadConfigurationsJson,
   updateConfiguration,
 } from "../db/rows.ts";
@@ -128,25 +127,6 @@ export async function putConfiguration(
 export async function listMappings(deps: CarriersDeps, ctx: RequestContext, carrierId: string) {
   const config = await getConfiguration(deps, ctx, carrierId);
   return { config, mappings: config.countryServiceMappings };
-}
-
-/**
- * The mappings of many carriers in one read (GraphQL relationships): per carrier with a stored
- * configuration, in carrier id order, its configuration and its mappings in stored order (as
- * listMappings). A read only: carriers without a stored configuration have no mappings.
- */
-export async function listMappingsOfCarriers(
-  deps: CarriersDeps,
-  ctx: RequestContext,
-  carrierIds: readonly string[],
-): Promise<{ carrierId: string; config: CarrierConfiguration; mappings: CountryServiceMapping[] }[]> {
-  const wanted = batchIds(carrierIds, "carrier_ids");
-  if (wanted.length === 0) return [];
-  return (await loadConfigurations(deps.db, ctx.tenant, wanted)).map(({ carrierId, config }) => ({
-    carrierId,
-    config,
-    mappings: config.countryServiceMappings,
-  }));
 }
 
 export async function getMapping(deps: CarriersDeps, ctx: RequestContext, carrierId: string, id: string) {

@@ -555,73 +555,6 @@ export declare type ListCountryServiceMappingsResponse = Message<"fop.carriers.v
 export declare const ListCountryServiceMappingsResponseSchema: GenMessage<ListCountryServiceMappingsResponse>;
 
 /**
- * ListCountryServiceMappingsOfCarriersRequest names carriers.
- *
- * @generated from message fop.carriers.v1.ListCountryServiceMappingsOfCarriersRequest
- */
-export declare type ListCountryServiceMappingsOfCarriersRequest = Message<"fop.carriers.v1.ListCountryServiceMappingsOfCarriersRequest"> & {
-  /**
-   * Carrier ids (at most 500); duplicates count once.
-   *
-   * @generated from field: repeated string carrier_ids = 1;
-   */
-  carrierIds: string[];
-};
-
-/**
- * Describes the message fop.carriers.v1.ListCountryServiceMappingsOfCarriersRequest.
- * Use `create(ListCountryServiceMappingsOfCarriersRequestSchema)` to create a new message.
- */
-export declare const ListCountryServiceMappingsOfCarriersRequestSchema: GenMessage<ListCountryServiceMappingsOfCarriersRequest>;
-
-/**
- * CountryServiceMappingOf is one mapping of a carrier in a batch answer.
- *
- * @generated from message fop.carriers.v1.CountryServiceMappingOf
- */
-export declare type CountryServiceMappingOf = Message<"fop.carriers.v1.CountryServiceMappingOf"> & {
-  /**
-   * The carrier id (lower case).
-   *
-   * @generated from field: string carrier_id = 1;
-   */
-  carrierId: string;
-
-  /**
-   * The mapping, as ListCountryServiceMappings answers it.
-   *
-   * @generated from field: fop.carriers.v1.CountryServiceMapping mapping = 2;
-   */
-  mapping?: CountryServiceMapping | undefined;
-};
-
-/**
- * Describes the message fop.carriers.v1.CountryServiceMappingOf.
- * Use `create(CountryServiceMappingOfSchema)` to create a new message.
- */
-export declare const CountryServiceMappingOfSchema: GenMessage<CountryServiceMappingOf>;
-
-/**
- * ListCountryServiceMappingsOfCarriersResponse holds the mappings of all the named carriers.
- *
- * @generated from message fop.carriers.v1.ListCountryServiceMappingsOfCarriersResponse
- */
-export declare type ListCountryServiceMappingsOfCarriersResponse = Message<"fop.carriers.v1.ListCountryServiceMappingsOfCarriersResponse"> & {
-  /**
-   * The mappings, carrier by carrier in carrier id order, each carrier's in stored order.
-   *
-   * @generated from field: repeated fop.carriers.v1.CountryServiceMappingOf mappings = 1;
-   */
-  mappings: CountryServiceMappingOf[];
-};
-
-/**
- * Describes the message fop.carriers.v1.ListCountryServiceMappingsOfCarriersResponse.
- * Use `create(ListCountryServiceMappingsOfCarriersResponseSchema)` to create a new message.
- */
-export declare const ListCountryServiceMappingsOfCarriersResponseSchema: GenMessage<ListCountryServiceMappingsOfCarriersResponse>;
-
-/**
  * CreateCountryServiceMappingRequest carries a CarrierCountryServiceMappingForCreation body.
  *
  * @generated from message fop.carriers.v1.CreateCountryServiceMappingRequest
@@ -1136,17 +1069,6 @@ export declare const CarriersService: GenService<{
     methodKind: "unary";
     input: typeof ListCountryServiceMappingsRequestSchema;
     output: typeof ListCountryServiceMappingsResponseSchema;
-  },
-  /**
-   * ListCountryServiceMappingsOfCarriers lists the mappings of many carriers' configurations in
-   * one call; carriers without a stored configuration have none. At most 500 ids.
-   *
-   * @generated from rpc fop.carriers.v1.CarriersService.ListCountryServiceMappingsOfCarriers
-   */
-  listCountryServiceMappingsOfCarriers: {
-    methodKind: "unary";
-    input: typeof ListCountryServiceMappingsOfCarriersRequestSchema;
-    output: typeof ListCountryServiceMappingsOfCarriersResponseSchema;
   },
   /**
    * CreateCountryServiceMapping adds a mapping on the configuration version the request names.

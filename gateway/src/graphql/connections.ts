@@ -1,0 +1,212 @@
+/**
+ * Relay-style connections: `edges { cursor node }`, `pageInfo`, and `totalCount` (counted only when
+ * the query selects it).
+ *
+ * Search connections page both ways (`first`/`after`, `last`/`before`) in the REST search's order,
+ * with its cursors: the REST search body is built from the arguments and validated by the same
+ * schema, so its limits and error texts hold here too. List connections (the REST list endpoints,
+ * `size` + `startAfterId`) page forward: `first`/`after`.
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import { invalid } from "@fop/kit/errors";
+import { isUuid } from "@fop/kit/ids";
+import type { PageInfo as PageInfoMessage } from "@fop/proto/fop/common/v1/common_pb.js";
+import type { ValidateFunction } from "ajv";
+import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from "graphql";
+import { type AjvError, describeValidation } from "../plugins/errors.ts";
+import { type SearchBody, toSearchRequest } from "../routes/search.ts";
+import { gql } from "./graphql-js.ts";
+import { describe, type TypeRegistry } from "./sdl.ts";
+
+const { Kind } = gql;
+
+export const SEARCH_MAX = 250;
+export const SEARCH_DEFAULT = 20;
+export const LIST_MAX = 250;
+export const LIST_DEFAULT = 25;
+
+/** Whether the field being resolved selects `name` (directly, in an inline fragment or a fragment). */
+export function selects(info: GraphQLResolveInfo, name: string): boolean {
+  const seen = new Set<string>();
+  const visit = (set: SelectionSetNode | undefined): boolean =>
+    (set?.selections ?? []).some((s) => {
+      if (s.kind === Kind.FIELD) return s.name.value === name;
+      if (s.kind === Kind.INLINE_FRAGMENT) return visit(s.selectionSet);
+      if (seen.has(s.name.value)) return false;
+      seen.add(s.name.value);
+      return visit(info.fragments[s.name.value]?.selectionSet);
+    });
+  return info.fieldNodes.some((f: FieldNode) => visit(f.selectionSet));
+}
+
+export interface Edge<T> {
+  cursor: string;
+  node: T;
+}
+
+export interface Connection<T> {
+  edges: Edge<T>[];
+  pageInfo: {
+    startCursor: string | null;
+    endCursor: string | null;
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+  };
+  totalCount?: number | undefined;
+}
+
+/** `Node`Connection and `Node`Edge; semantically non-null wherever null only ever means an error. */
+export function defineConnection(t: TypeRegistry, node: string, what: string): string {
+  const name = `${node}Connection`;
+  if (t.has(name)) return name;
+  t.define(
+    `${node}Edge`,
+    `${describe(`One ${what} and its cursor.`)}type ${node}Edge {\n  "Pass as after (or before) to continue after (before) this ${what}."\n  cursor: String @semanticNonNull\n  node: ${node} @semanticNonNull\n}`,
+  );
+  t.define(
+    name,
+    `${describe(`A page of ${what}s.`)}type ${name} {\n  edges: [${node}Edge] @semanticNonNull(levels: [0, 1])\n  pageInfo: PageInfo @semanticNonNull\n  "The number of all matches (counted only when selected)."\n  totalCount: Int @semanticNonNull\n}`,
+  );
+  return name;
+}
+
+export const SEARCH_ARGS =
+  'first: Int, after: String, last: Int, before: String, "Filters, as the REST search query." filter: FILTER, "At most one entry, as the REST search sort." sort: [SORT!]';
+
+/** Search arguments for a root field: `filter` and `sort` typed from the REST search payload. */
+export function searchArgs(
+  t: TypeRegistry,
+  payload: { properties: Record<string, unknown> },
+  hint: string,
+): string {
+  const props = payload.properties as { query: unknown; sort: { items: unknown } };
+  return SEARCH_ARGS.replace("FILTER", t.input(props.query, `${hint}SearchQuery`, false)).replace(
+    "SORT",
+    t.input(props.sort.items, `${hint}Sort`, false).replace(/!$/, ""),
+  );
+}
+
+export interface SearchArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+  filter?: JsonObject | null;
+  sort?: JsonObject[] | null;
+}
+
+function pageSize(value: number | null | undefined, name: string, max: number): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw invalid("INVALID_PAGE_SIZE", `${name} must be a whole number from 1 to ${max}.`, name);
+  }
+  return value;
+}
+
+/** The REST search body the arguments mean (validated by the REST payload's schema). */
+export function searchBody(args: SearchArgs, validate: ValidateFunction): SearchBody {
+  const first = pageSize(args.first, "first", SEARCH_MAX);
+  const last = pageSize(args.last, "last", SEARCH_MAX);
+  const clash = (a: string, b: string) =>
+    invalid("INVALID_PAGINATION", `${a} cannot be combined with ${b}.`, a);
+  if (first !== undefined && last !== undefined) throw clash("last", "first");
+  if (args.after && args.before) throw clash("before", "after");
+  if (args.after && last !== undefined) throw clash("last", "after");
+  if (args.before && first !== undefined) throw clash("first", "before");
+  const body: SearchBody = { query: args.filter ?? {} };
+  if (args.sort) body.sort = args.sort as SearchBody["sort"];
+  if (args.after) body.after = args.after;
+  if (args.before) body.before = args.before;
+  if (first !== undefined) body.size = first;
+  if (last !== undefined) body.last = last;
+  if (!validate(body)) {
+    const e = (validate.errors ?? [])[0] as AjvError | undefined;
+    const path = e?.instancePath.replace(/^\/query/, "/filter") ?? "";
+    throw invalid(
+      "VALIDATION_FAILED",
+      e
+        ? describeValidation("", { ...e, instancePath: path }).replace(/^\//, "")
+        : "The arguments are invalid.",
+      path.split("/")[1] ?? "filter",
+    );
+  }
+  return body;
+}
+
+/** The SearchRequest message of a search connection (cursors per item; total only when selected). */
+export function searchRequest(args: SearchArgs, validate: ValidateFunction, info: GraphQLResolveInfo) {
+  return {
+    ...toSearchRequest(searchBody(args, validate)),
+    withTotal: selects(info, "totalCount"),
+    withCursors: true,
+  };
+}
+
+/** A search page as a connection. */
+export function searchConnection<T>(
+  nodes: T[],
+  pageInfo: PageInfoMessage | undefined,
+  total: bigint | undefined,
+): Connection<T> {
+  const cursors = pageInfo?.cursors ?? [];
+  return {
+    edges: nodes.map((node, i) => ({ cursor: cursors[i] ?? "", node })),
+    pageInfo: {
+      startCursor: nodes.length ? (cursors[0] ?? null) : null,
+      endCursor: nodes.length ? (cursors[nodes.length - 1] ?? null) : null,
+      hasNextPage: pageInfo?.hasNextPage ?? false,
+      hasPreviousPage: pageInfo?.hasPreviousPage ?? false,
+    },
+    totalCount: total === undefined ? undefined : Number(total),
+  };
+}
+
+// --- list connections ---------------------------------------------------------------------------
+
+export const LIST_ARGS = "first: Int, after: String";
+
+export interface ListArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
+const LIST_CURSOR = "id:";
+const encodeListCursor = (id: string) => Buffer.from(`${LIST_CURSOR}${id}`, "utf8").toString("base64url");
+
+function decodeListCursor(cursor: string): string {
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const id = text.startsWith(LIST_CURSOR) ? text.slice(LIST_CURSOR.length) : "";
+  if (!isUuid(id)) throw invalid("INVALID_CURSOR", "The cursor is not one this API issued.", "after");
+  return id;
+}
+
+/** `size` (one more than asked, to know whether more follow) and `startAfterId` of a list call. */
+export function listPage(args: ListArgs): { size: number; startAfterId: string; first: number } {
+  const first = pageSize(args.first, "first", LIST_MAX) ?? LIST_DEFAULT;
+  return {
+    size: Math.min(first + 1, LIST_MAX),
+    startAfterId: args.after ? decodeListCursor(args.after) : "",
+    first,
+  };
+}
+
+/** A list page as a connection; `nodes` may hold one more than `first` (then more follow). */
+export function listConnection<T extends { id: string }>(
+  nodes: T[],
+  page: { first: number; startAfterId: string },
+  total?: bigint | number,
+  more?: boolean,
+): Connection<T> {
+  const shown = nodes.slice(0, page.first);
+  const edges = shown.map((node) => ({ cursor: encodeListCursor(node.id), node }));
+  return {
+    edges,
+    pageInfo: {
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+      hasNextPage: more ?? nodes.length > page.first,
+      hasPreviousPage: Boolean(page.startAfterId),
+    },
+    totalCount: total === undefined ? undefined : Number(total),
+  };
+}

@@ -1,0 +1,178 @@
+/** Categories, facilities and facility groups (the catalog service). */
+import { invalid, notFound } from "@fop/kit/errors";
+import { enumValue } from "@fop/kit/rpc/proto";
+import { FacilityStatusSchema, FacilityTypeSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import type { GraphQLResolveInfo } from "graphql";
+import { idOrUrn } from "../../plugins/urn.ts";
+import { toCreateCategoryRequest, toReplaceCategoryRequest } from "../../routes/categories/map.ts";
+import {
+  Category,
+  CategoryForCreation,
+  CategoryForUpdate,
+  CategorySearchPayload,
+} from "../../routes/categories/schemas.ts";
+import { toFacilityJson } from "../../routes/facilities/map.ts";
+import { Facility, FacilityListQuery } from "../../routes/facilities/schemas.ts";
+import { FacilityGroup, FacilityGroupSearchPayload } from "../../routes/facilitygroups/schemas.ts";
+import { bodyValidator } from "../../validation.ts";
+import {
+  defineConnection,
+  LIST_ARGS,
+  listConnection,
+  listPage,
+  searchArgs,
+  searchConnection,
+  searchRequest,
+} from "../connections.ts";
+import { type GqlContext, loader, need, parseDoc, rpc } from "../context.ts";
+import { validated } from "../inputs.ts";
+import type { Args, GraphModule } from "../module.ts";
+import { describe } from "../sdl.ts";
+
+const URN = {
+  category: { entity: "category", field: "tenantCategoryId" },
+  facility: { entity: "facility", field: "tenantFacilityId" },
+  facilityGroup: { entity: "facilitygroup", field: "tenantFacilityGroupId" },
+} as const;
+
+/** The id a root field's `id` argument names (a URN resolved for the caller's tenant). */
+const idOf = (c: GqlContext, raw: string, spec: { entity: string; field: string }) =>
+  idOrUrn(c.req.ctx, raw, spec, "id", c.resolveUrn);
+
+/** A facility by id through the request's batch loader (one BatchGetFacilities per level). */
+export function loadFacility(c: GqlContext, id: string) {
+  need(c, "FACILITY_READ");
+  return loader(c, "facility", async (ids) => {
+    const res = await c.clients.catalog.batchGetFacilities({ ids: [...ids] }, rpc(c));
+    const byId = new Map(res.facilities.map((f) => [f.id, toFacilityJson(f)]));
+    return ids.map((i) => byId.get(i) ?? notFound("facility", i));
+  }).load(id);
+}
+
+export const catalog: GraphModule = {
+  define(t) {
+    t.outputType(Category);
+    t.outputType(Facility);
+    t.outputType(FacilityGroup);
+    const categories = defineConnection(t, "Category", "category");
+    const facilities = defineConnection(t, "Facility", "facility");
+    const groups = defineConnection(t, "FacilityGroup", "facility group");
+    const listQuery = FacilityListQuery.properties;
+    t.extend("FacilityGroup", [
+      `${describe("The group's facilities (FACILITY_READ).", "")}facilities: [Facility] @semanticNonNull(levels: [0, 1])`,
+    ]);
+    return {
+      query: [
+        `"A category by id or urn:fft:category:tenantCategoryId:<value> (CATEGORY_READ)."\ncategory(id: ID!): Category @semanticNonNull`,
+        `"Categories, as POST /api/categories/search (ADMIN_MODULES_READ)."\ncategories(${searchArgs(t, CategorySearchPayload, "Category")}): ${categories} @semanticNonNull`,
+        `"A facility by id or urn:fft:facility:tenantFacilityId:<value> (FACILITY_READ)."\nfacility(id: ID!): Facility @semanticNonNull`,
+        `"Facilities, as GET /api/facilities (FACILITY_READ); pages forward."\nfacilities(${LIST_ARGS}, status: [${t.input(listQuery.status.items, "FacilityStatus")}], type: [${t.input(listQuery.type.items, "FacilityType")}], tenantFacilityId: String, orderBy: ${t.input(listQuery.orderBy, "FacilityOrderBy", false)}): ${facilities} @semanticNonNull`,
+        `"A facility group by id or urn:fft:facilitygroup:tenantFacilityGroupId:<value> (FACILITY_GROUP_READ)."\nfacilityGroup(id: ID!): FacilityGroup @semanticNonNull`,
+        `"Facility groups, as POST /api/facilitygroups/search (FACILITY_GROUP_READ)."\nfacilityGroups(${searchArgs(t, FacilityGroupSearchPayload, "FacilityGroup")}): ${groups} @semanticNonNull`,
+      ],
+      mutation: [
+        `"Creates a category, as POST /api/categories (CATEGORY_WRITE)."\ncreateCategory(input: ${t.input(CategoryForCreation, "CategoryForCreation")}): Category @semanticNonNull`,
+        `"Replaces a category, as PUT /api/categories/{id} (CATEGORY_WRITE); input.version must be the current one (else VERSION_CONFLICT)."\nreplaceCategory(id: ID!, input: ${t.input(CategoryForUpdate, "CategoryForUpdate")}): Category @semanticNonNull`,
+        `"Deletes a category, as DELETE /api/categories/{id} (CATEGORY_WRITE); answers the deleted category."\ndeleteCategory(id: ID!, forceDeletion: Boolean = false): Category @semanticNonNull`,
+      ],
+    };
+  },
+  resolvers: {
+    Query: {
+      category: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "CATEGORY_READ");
+        const id = await idOf(c, a.id, URN.category);
+        return parseDoc((await c.clients.catalog.getCategory({ id }, rpc(c))).category?.documentJson);
+      },
+      categories: async (_: unknown, a: Args, c: GqlContext, info: GraphQLResolveInfo) => {
+        need(c, "ADMIN_MODULES_READ");
+        const search = searchRequest(a, bodyValidator(CategorySearchPayload), info);
+        const res = await c.clients.catalog.searchCategories({ search }, rpc(c));
+        return searchConnection(
+          res.categories.map((x) => parseDoc(x.documentJson)),
+          res.pageInfo,
+          res.total,
+        );
+      },
+      facility: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "FACILITY_READ");
+        const id = await idOf(c, a.id, URN.facility);
+        return toFacilityJson((await c.clients.catalog.getFacility({ id }, rpc(c))).facility);
+      },
+      facilities: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "FACILITY_READ");
+        const page = listPage(a);
+        const res = await c.clients.catalog.listFacilities(
+          {
+            page,
+            statuses: ((a.status ?? []) as string[]).map((s) => enumValue(FacilityStatusSchema, s) ?? 0),
+            types: ((a.type ?? []) as string[]).map((s) => enumValue(FacilityTypeSchema, s) ?? 0),
+            tenantFacilityId: a.tenantFacilityId ?? undefined,
+            orderBy: a.orderBy ?? "",
+          },
+          rpc(c),
+        );
+        return listConnection(
+          res.facilities.map((f) => toFacilityJson(f)!),
+          page,
+          res.total,
+        );
+      },
+      facilityGroup: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "FACILITY_GROUP_READ");
+        const id = await idOf(c, a.id, URN.facilityGroup);
+        return parseDoc(
+          (await c.clients.catalog.getFacilityGroup({ id }, rpc(c))).facilityGroup?.documentJson,
+        );
+      },
+      facilityGroups: async (_: unknown, a: Args, c: GqlContext, info: GraphQLResolveInfo) => {
+        need(c, "FACILITY_GROUP_READ");
+        const search = searchRequest(a, bodyValidator(FacilityGroupSearchPayload), info);
+        const res = await c.clients.catalog.searchFacilityGroups({ search }, rpc(c));
+        return searchConnection(
+          res.facilityGroups.map((x) => parseDoc(x.documentJson)),
+          res.pageInfo,
+          res.total,
+        );
+      },
+    },
+    Mutation: {
+      createCategory: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "CATEGORY_WRITE");
+        const body = validated(CategoryForCreation, a.input);
+        const res = await c.clients.catalog.createCategory(toCreateCategoryRequest(body as never), rpc(c));
+        return parseDoc(res.category?.documentJson);
+      },
+      replaceCategory: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "CATEGORY_WRITE");
+        const id = await idOf(c, a.id, URN.category);
+        const body = validated(CategoryForUpdate, a.input);
+        if (body.id !== undefined && body.id !== id) {
+          throw invalid(
+            "ID_MISMATCH",
+            `input.id names category ${JSON.stringify(body.id)}, id ${JSON.stringify(id)}.`,
+            "input.id",
+          );
+        }
+        const res = await c.clients.catalog.replaceCategory(
+          toReplaceCategoryRequest(id, body as never),
+          rpc(c),
+        );
+        return parseDoc(res.category?.documentJson);
+      },
+      deleteCategory: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "CATEGORY_WRITE");
+        const id = await idOf(c, a.id, URN.category);
+        const res = await c.clients.catalog.deleteCategory(
+          { id, forceDeletion: a.forceDeletion ?? false },
+          rpc(c),
+        );
+        return parseDoc(res.category?.documentJson);
+      },
+    },
+    FacilityGroup: {
+      facilities: (g: { facilityRefs?: string[] }, _: Args, c: GqlContext) =>
+        Promise.all((g.facilityRefs ?? []).map((id) => loadFacility(c, id).catch((e: Error) => e))),
+    },
+  },
+};

@@ -1,0 +1,120 @@
+/** Load units, stacks and operative container types (the loadunits service). */
+import { notFound } from "@fop/kit/errors";
+import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
+import { LoadUnit, OperativeContainerType, Stack } from "../../routes/loadunits/schemas.ts";
+import { defineConnection, LIST_ARGS, listConnection, listPage } from "../connections.ts";
+import { type GqlContext, loader, need, parseDoc, rpc } from "../context.ts";
+import type { Args, GraphModule } from "../module.ts";
+import { loadFacility } from "./catalog.ts";
+
+type Doc = Record<string, unknown> & { id: string };
+
+/** A stack by id through the request's batch loader (one BatchGetStacks per level). */
+function loadStack(c: GqlContext, id: string) {
+  need(c, "STACKS_READ");
+  return loader<Doc>(c, "stack", async (ids) => {
+    const res = await c.clients.loadunits.batchGetStacks({ ids: [...ids] }, rpc(c));
+    const byId = new Map(res.stacks.map((s) => [s.id, parseDoc<Doc>(s.documentJson)]));
+    return ids.map((i) => byId.get(i) ?? notFound("stack", i));
+  }).load(id);
+}
+
+const docs = (list: { documentJson: Uint8Array }[]) => list.map((x) => parseDoc<Doc>(x.documentJson));
+
+export const loadUnits: GraphModule = {
+  define(t) {
+    t.outputType(LoadUnit);
+    t.outputType(Stack);
+    t.outputType(OperativeContainerType);
+    const units = defineConnection(t, "LoadUnit", "load unit");
+    const stacks = defineConnection(t, "Stack", "stack");
+    const types = defineConnection(t, "OperativeContainerType", "operative container type");
+    t.extend("LoadUnit", [
+      `"The stack the load unit is part of; null when it is on none (STACKS_READ)."\n  stack: Stack`,
+      `"The load unit's facility (FACILITY_READ)."\n  facility: Facility @semanticNonNull`,
+    ]);
+    t.extend("Stack", [
+      `"The stack's facilities (FACILITY_READ)."\n  facilities: [Facility] @semanticNonNull(levels: [0, 1])`,
+    ]);
+    return {
+      query: [
+        `"A load unit by id (LOADUNIT_READ)."\nloadUnit(id: ID!, locale: String): LoadUnit @semanticNonNull`,
+        `"Load units, as GET /api/loadunits (LOADUNIT_READ); pages forward. Without statuses: AVAILABLE only."\nloadUnits(${LIST_ARGS}, pickJobRef: String, statuses: [LoadUnitStatus!], locale: String): ${units} @semanticNonNull`,
+        `"A stack by id (STACKS_READ)."\nstack(id: ID!): Stack @semanticNonNull`,
+        `"Stacks, as GET /api/stacks (STACKS_READ); pages forward."\nstacks(${LIST_ARGS}, facilityRefs: [String!]): ${stacks} @semanticNonNull`,
+        `"An operative container type by id (CONFIG_READ)."\noperativeContainerType(id: ID!): OperativeContainerType @semanticNonNull`,
+        `"Operative container types, as GET /api/operativecontainertypes (CONFIG_READ); pages forward."\noperativeContainerTypes(${LIST_ARGS}, operativeType: String, scannableIdentifier: String): ${types} @semanticNonNull`,
+      ],
+    };
+  },
+  resolvers: {
+    Query: {
+      loadUnit: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "LOADUNIT_READ");
+        const res = await c.clients.loadunits.getLoadUnit({ id: a.id, locale: a.locale ?? "" }, rpc(c));
+        return parseDoc(res.loadUnit?.documentJson);
+      },
+      loadUnits: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "LOADUNIT_READ");
+        const page = listPage(a);
+        const statuses = a.statuses as string[] | null | undefined;
+        const res = await c.clients.loadunits.listLoadUnits(
+          {
+            page,
+            pickJobRef: a.pickJobRef ?? "",
+            statuses: statuses ?? [],
+            statusesGiven: statuses !== null && statuses !== undefined,
+            locale: a.locale ?? "",
+          },
+          rpc(c),
+        );
+        return listConnection(docs(res.loadUnits), page, res.total);
+      },
+      stack: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "STACKS_READ");
+        return parseDoc((await c.clients.loadunits.getStack({ id: a.id }, rpc(c))).stack?.documentJson);
+      },
+      stacks: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "STACKS_READ");
+        const page = listPage(a);
+        const res = await c.clients.loadunits.listStacks(
+          { page, facilityRefs: a.facilityRefs ?? [] },
+          rpc(c),
+        );
+        return listConnection(docs(res.stacks), page, res.total);
+      },
+      operativeContainerType: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "CONFIG_READ");
+        const res = await c.clients.loadunits.getContainerType(
+          { kind: ContainerTypeKind.OPERATIVE, id: a.id, locale: "" },
+          rpc(c),
+        );
+        return parseDoc(res.containerType?.documentJson);
+      },
+      operativeContainerTypes: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "CONFIG_READ");
+        const page = listPage(a);
+        const res = await c.clients.loadunits.listContainerTypes(
+          {
+            kind: ContainerTypeKind.OPERATIVE,
+            page,
+            operativeType: a.operativeType ?? "",
+            scannableIdentifier: a.scannableIdentifier ?? "",
+            locale: "",
+          },
+          rpc(c),
+        );
+        return listConnection(docs(res.containerTypes), page, res.total);
+      },
+    },
+    LoadUnit: {
+      stack: (u: { stackRef?: string }, _: Args, c: GqlContext) =>
+        u.stackRef ? loadStack(c, u.stackRef) : null,
+      facility: (u: { facilityRef: string }, _: Args, c: GqlContext) => loadFacility(c, u.facilityRef),
+    },
+    Stack: {
+      facilities: (s: { facilityRefs?: string[] }, _: Args, c: GqlContext) =>
+        Promise.all((s.facilityRefs ?? []).map((id) => loadFacility(c, id).catch((e: Error) => e))),
+    },
+  },
+};

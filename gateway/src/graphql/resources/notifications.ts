@@ -1,0 +1,98 @@
+/** The audit log (audit service), notifications, their configuration and webhook subscriptions (notifications service). */
+import type { GraphQLResolveInfo } from "graphql";
+import { idOrUrn } from "../../plugins/urn.ts";
+import { toAuditJson } from "../../routes/audits/map.ts";
+import { Audit, AuditSearchPayload } from "../../routes/audits/schemas.ts";
+import {
+  Notification,
+  NotificationCenterConfig,
+  NotificationSearchPayload,
+} from "../../routes/notifications/schemas.ts";
+import { Subscription } from "../../routes/subscriptions/schemas.ts";
+import { bodyValidator } from "../../validation.ts";
+import {
+  defineConnection,
+  listConnection,
+  listPage,
+  searchArgs,
+  searchConnection,
+  searchRequest,
+} from "../connections.ts";
+import { type GqlContext, need, parseDoc, rpc } from "../context.ts";
+import type { Args, GraphModule } from "../module.ts";
+
+type Doc = Record<string, unknown> & { id: string };
+
+export const audits: GraphModule = {
+  define(t) {
+    t.outputType(Audit);
+    const conn = defineConnection(t, "Audit", "audit record");
+    return {
+      query: [
+        `"Audit records, as POST /api/audits/search (AUDIT_READ)."\naudits(${searchArgs(t, AuditSearchPayload, "Audit")}): ${conn} @semanticNonNull`,
+      ],
+    };
+  },
+  resolvers: {
+    Query: {
+      audits: async (_: unknown, a: Args, c: GqlContext, info: GraphQLResolveInfo) => {
+        need(c, "AUDIT_READ");
+        const search = searchRequest(a, bodyValidator(AuditSearchPayload), info);
+        const res = await c.clients.audit.searchAudits({ search }, rpc(c));
+        return searchConnection(res.audits.map(toAuditJson), res.pageInfo, res.total);
+      },
+    },
+  },
+};
+
+export const notifications: GraphModule = {
+  define(t) {
+    t.outputType(Notification);
+    t.outputType(NotificationCenterConfig);
+    t.outputType(Subscription);
+    const conn = defineConnection(t, "Notification", "notification");
+    const subs = defineConnection(t, "Subscription", "subscription");
+    return {
+      query: [
+        `"Notifications, as POST /api/notifications/search (NOTIFICATION_READ)."\nnotifications(${searchArgs(t, NotificationSearchPayload, "Notification")}): ${conn} @semanticNonNull`,
+        `"The notification center configuration: the tenant's, or with facility (an id or urn:fft:facility:tenantFacilityId:<value>) the facility's (NOTIFICATION_CENTER_CONFIG_READ)."\nnotificationCenterConfig(facility: ID): NotificationCenterConfig @semanticNonNull`,
+        `"A webhook subscription by id (SUBSCRIPTION_READ)."\nsubscription(id: ID!): Subscription @semanticNonNull`,
+        `"Webhook subscriptions, as GET /api/subscriptions (SUBSCRIPTION_READ); one page (first), oldest first."\nsubscriptions(first: Int): ${subs} @semanticNonNull`,
+      ],
+    };
+  },
+  resolvers: {
+    Query: {
+      notifications: async (_: unknown, a: Args, c: GqlContext, info: GraphQLResolveInfo) => {
+        need(c, "NOTIFICATION_READ");
+        const search = searchRequest(a, bodyValidator(NotificationSearchPayload), info);
+        const res = await c.clients.notifications.searchNotifications({ search }, rpc(c));
+        return searchConnection(
+          res.notificationsJson.map((d) => parseDoc(d)),
+          res.pageInfo,
+          res.total,
+        );
+      },
+      notificationCenterConfig: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "NOTIFICATION_CENTER_CONFIG_READ");
+        const spec = { entity: "facility", field: "tenantFacilityId" };
+        const facilityRef = a.facility
+          ? await idOrUrn(c.req.ctx, a.facility, spec, "facility", c.resolveUrn)
+          : "";
+        const res = await c.clients.notifications.getNotificationConfig({ facilityRef }, rpc(c));
+        return parseDoc(res.documentJson);
+      },
+      subscription: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "SUBSCRIPTION_READ");
+        return parseDoc((await c.clients.notifications.getSubscription({ id: a.id }, rpc(c))).documentJson);
+      },
+      subscriptions: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "SUBSCRIPTION_READ");
+        const page = listPage(a);
+        const res = await c.clients.notifications.listSubscriptions({ size: page.first }, rpc(c));
+        const docs = res.subscriptionsJson.map((d) => parseDoc<Doc>(d));
+        return listConnection(docs, page, res.total, Number(res.total) > docs.length);
+      },
+    },
+  },
+};

@@ -1,0 +1,156 @@
+/** Item return jobs with their item returns, reasons and the return configuration (the returns service). */
+import { ReasonAction } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import {
+  ItemReturn,
+  ItemReturnJob,
+  ItemReturnJobListQuery,
+  ItemReturnsQuery,
+  LocalizedReturnConfiguration,
+} from "../../routes/itemreturns/schemas.ts";
+import { Reason } from "../../routes/reasons/schemas.ts";
+import { defineConnection, LIST_ARGS, listConnection, listPage } from "../connections.ts";
+import { type GqlContext, need, parseDoc, rpc } from "../context.ts";
+import type { Args, GraphModule } from "../module.ts";
+import { loadFacility } from "./catalog.ts";
+
+type Doc = Record<string, unknown> & { id: string };
+
+const REASONS = [
+  {
+    field: "cancelationReasons",
+    one: "cancelationReason",
+    title: "CancelationReason",
+    action: ReasonAction.CANCELATION,
+    name: "CANCELATION",
+  },
+  {
+    field: "rerouteDescriptions",
+    one: "rerouteDescription",
+    title: "RerouteDescription",
+    action: ReasonAction.REROUTE,
+    name: "REROUTE",
+  },
+] as const;
+
+const list = (v: unknown) => ((v ?? []) as string[]).slice();
+
+export const returns: GraphModule = {
+  define(t) {
+    // The job's embedded item returns are open objects in the REST schema: typed here.
+    t.substitute(ItemReturnJob.properties.itemReturns.items, ItemReturn);
+    t.outputType(ItemReturnJob);
+    t.outputType(LocalizedReturnConfiguration, "ReturnConfiguration");
+    const jobs = defineConnection(t, "ItemReturnJob", "item return job");
+    const itemReturns = defineConnection(t, "ItemReturn", "item return");
+    const q = ItemReturnJobListQuery.properties;
+    const iq = ItemReturnsQuery.properties;
+    t.extend("ItemReturnJob", [
+      `"The facilities the returned items came from (FACILITY_READ)."\n  originFacilities: [Facility] @semanticNonNull(levels: [0, 1])`,
+    ]);
+    const reasons = REASONS.flatMap((k) => {
+      t.outputType(Reason(k.title, k.name));
+      const conn = defineConnection(t, k.title, k.title.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase());
+      return [
+        `"A ${k.title} by id (CONFIG_READ)."\n${k.one}(id: ID!): ${k.title} @semanticNonNull`,
+        `"${k.title}s, as their REST list (CONFIG_READ); pages forward."\n${k.field}(${LIST_ARGS}): ${conn} @semanticNonNull`,
+      ];
+    });
+    return {
+      query: [
+        `"An item return job with its item returns, by id (RETURN_READ)."\nitemReturnJob(id: ID!): ItemReturnJob @semanticNonNull`,
+        `"Item return jobs, as GET /api/itemreturnjobs (RETURN_READ); pages forward."\nitemReturnJobs(${LIST_ARGS}, facilityId: String, itemReturnJobStatus: [${t.input(q.itemReturnJobStatus.items, "ItemReturnJobStatus")}], itemReturnStatus: [${t.input(q.itemReturnStatus.items, "ItemReturnStatus")}], itemReturnJobScannableCodes: [String!], itemReturnScannableCodes: [String!], searchTerm: String, anonymized: Boolean): ${jobs} @semanticNonNull`,
+        `"Item returns across jobs, as GET /api/itemreturns (RETURN_READ); pages forward."\nitemReturns(${LIST_ARGS}, searchTerm: String, itemReturnStatus: [${t.input(iq.itemReturnStatus.items, "ItemReturnStatus")}], itemReturnLineItemStatus: [${t.input(iq.itemReturnLineItemStatus.items, "ItemReturnLineItemStatus")}], facilityRefs: [String!], anonymized: Boolean): ${itemReturns} @semanticNonNull`,
+        `"The tenant's return configuration (CONFIG_READ)."\nreturnConfiguration: ReturnConfiguration @semanticNonNull`,
+        ...reasons,
+      ],
+    };
+  },
+  resolvers: {
+    Query: {
+      itemReturnJob: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "RETURN_READ");
+        const res = await c.clients.returns.getItemReturnJob({ id: a.id }, rpc(c));
+        return parseDoc(res.itemReturnJob?.documentJson);
+      },
+      itemReturnJobs: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "RETURN_READ");
+        const page = listPage(a);
+        const res = await c.clients.returns.listItemReturnJobs(
+          {
+            page,
+            facilityId: a.facilityId ?? "",
+            itemReturnJobStatus: list(a.itemReturnJobStatus),
+            itemReturnStatus: list(a.itemReturnStatus),
+            itemReturnJobScannableCodes: list(a.itemReturnJobScannableCodes),
+            itemReturnScannableCodes: list(a.itemReturnScannableCodes),
+            searchTerm: a.searchTerm ?? "",
+            anonymizedGiven: a.anonymized !== null && a.anonymized !== undefined,
+            anonymized: a.anonymized ?? false,
+          },
+          rpc(c),
+        );
+        return listConnection(
+          res.itemReturnJobs.map((j) => parseDoc<Doc>(j.documentJson)),
+          page,
+          res.total,
+        );
+      },
+      itemReturns: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "RETURN_READ");
+        const page = listPage(a);
+        const res = await c.clients.returns.findItemReturns(
+          {
+            page,
+            searchTerm: a.searchTerm ?? "",
+            itemReturnStatus: list(a.itemReturnStatus),
+            itemReturnLineItemStatus: list(a.itemReturnLineItemStatus),
+            facilityRefs: list(a.facilityRefs),
+            anonymizedGiven: a.anonymized !== null && a.anonymized !== undefined,
+            anonymized: a.anonymized ?? false,
+          },
+          rpc(c),
+        );
+        return listConnection(
+          res.itemReturnsJson.map((d) => parseDoc<Doc>(d)),
+          page,
+          res.totalCount,
+        );
+      },
+      returnConfiguration: async (_: unknown, _a: Args, c: GqlContext) => {
+        need(c, "CONFIG_READ");
+        return parseDoc(
+          (await c.clients.returns.getReturnConfiguration({}, rpc(c))).configuration?.documentJson,
+        );
+      },
+      ...Object.fromEntries(
+        REASONS.flatMap((k) => [
+          [
+            k.one,
+            async (_: unknown, a: Args, c: GqlContext) => {
+              need(c, "CONFIG_READ");
+              const res = await c.clients.returns.getReason({ action: k.action, id: a.id }, rpc(c));
+              return parseDoc(res.reason?.documentJson);
+            },
+          ],
+          [
+            k.field,
+            async (_: unknown, a: Args, c: GqlContext) => {
+              need(c, "CONFIG_READ");
+              const page = listPage(a);
+              const res = await c.clients.returns.listReasons({ action: k.action, page }, rpc(c));
+              return listConnection(
+                res.reasons.map((r) => parseDoc<Doc>(r.documentJson)),
+                page,
+                res.total,
+              );
+            },
+          ],
+        ]),
+      ),
+    },
+    ItemReturnJob: {
+      originFacilities: (j: { originFacilityRefs?: string[] }, _: Args, c: GqlContext) =>
+        Promise.all((j.originFacilityRefs ?? []).map((id) => loadFacility(c, id).catch((e: Error) => e))),
+    },
+  },
+};
