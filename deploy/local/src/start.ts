@@ -157,6 +157,7 @@ try {
   run("gateway", GATEWAY_MAIN, {
     PORT: port,
     LOG_LEVEL: logLevel,
+    GRAPHQL_GRAPHIQL: "true",
     ...Object.fromEntries(
       SERVICES.map(({ module }) => [
         `${module.name.toUpperCase()}_URL`,
@@ -166,6 +167,7 @@ try {
   });
   await waitReady("gateway", `http://127.0.0.1:${port}/readyz`);
   log(`ready: http://127.0.0.1:${port}  (docs: http://127.0.0.1:${port}/docs, OpenAPI: /api/openapi.json)`);
+  log(`GraphQL: http://127.0.0.1:${port}/graphql  (GraphiQL: http://127.0.0.1:${port}/graphiql)`);
   log(`get a token:  npm run token -- --tenant acme --roles ADMIN`);
   log("Ctrl-C stops everything");
 } catch (err) {
