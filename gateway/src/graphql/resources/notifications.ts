@@ -8,7 +8,8 @@ import {
   NotificationCenterConfig,
   NotificationSearchPayload,
 } from "../../routes/notifications/schemas.ts";
-import { Subscription } from "../../routes/subscriptions/schemas.ts";
+import { SUPPORTED } from "../../routes/subscriptions/index.ts";
+import { DeadLetters, Subscription, SupportedEvents } from "../../routes/subscriptions/schemas.ts";
 import { bodyValidator } from "../../validation.ts";
 import {
   defineConnection,
@@ -52,12 +53,18 @@ export const notifications: GraphModule = {
     t.outputType(Subscription);
     const conn = defineConnection(t, "Notification", "notification");
     const subs = defineConnection(t, "Subscription", "subscription");
+    const deadLetter = t.outputType(DeadLetters.properties.deadLetters.items);
+    const supported = t.outputType(SupportedEvents.properties.events.items);
+    const letters = defineConnection(t, deadLetter, "dead letter");
+
     return {
       query: [
         `"Notifications, as POST /api/notifications/search (NOTIFICATION_READ)."\nnotifications(${searchArgs(t, NotificationSearchPayload, "Notification")}): ${conn} @semanticNonNull`,
         `"The notification center configuration: the tenant's, or with facility (an id or urn:fft:facility:tenantFacilityId:<value>) the facility's (NOTIFICATION_CENTER_CONFIG_READ)."\nnotificationCenterConfig(facility: ID): NotificationCenterConfig @semanticNonNull`,
         `"A webhook subscription by id (SUBSCRIPTION_READ)."\nsubscription(id: ID!): Subscription @semanticNonNull`,
         `"Webhook subscriptions, as GET /api/subscriptions (SUBSCRIPTION_READ); one page (first), oldest first."\nsubscriptions(first: Int): ${subs} @semanticNonNull`,
+        `"A subscription's deliveries that failed every attempt, as GET /api/subscriptions/{id}/deadletters; one page (first) (SUBSCRIPTION_READ)."\ndeadLetters(subscriptionId: ID!, first: Int): ${letters} @semanticNonNull`,
+        `"Every event kind a subscription can name, with what emits it (SUBSCRIPTION_READ)."\nsupportedEvents: [${supported}] @semanticNonNull(levels: [0, 1])`,
       ],
     };
   },
@@ -92,6 +99,20 @@ export const notifications: GraphModule = {
         const res = await c.clients.notifications.listSubscriptions({ size: page.first }, rpc(c));
         const docs = res.subscriptionsJson.map((d) => parseDoc<Doc>(d));
         return listConnection(docs, page, res.total, Number(res.total) > docs.length);
+      },
+      deadLetters: async (_: unknown, a: Args, c: GqlContext) => {
+        need(c, "SUBSCRIPTION_READ");
+        const page = listPage(a);
+        const res = await c.clients.notifications.listDeadLetters(
+          { subscriptionId: a.subscriptionId, size: page.first },
+          rpc(c),
+        );
+        const docs = res.deadLettersJson.map((d) => parseDoc<Doc>(d));
+        return listConnection(docs, page, res.total, Number(res.total) > docs.length);
+      },
+      supportedEvents: (_: unknown, _a: Args, c: GqlContext) => {
+        need(c, "SUBSCRIPTION_READ");
+        return SUPPORTED.events;
       },
     },
   },

@@ -25,8 +25,8 @@ const idOf = (req: FastifyRequest) => (req.params as { subscriptionId: string })
 const DELIVERY =
   "Each event of the subscribed kind is POSTed as {event, eventId, created, payload} with the Standard Webhooks headers webhook-id (the event id: the same on every retry), webhook-timestamp and webhook-signature (v1, HMAC-SHA256 with the secret shown at creation). A 2xx answer delivers it; anything else is retried with exponential backoff up to the attempt limit, then it is a dead letter (GET .../deadletters). At least once: drop repeats by webhook-id.";
 
-/** The supported events' descriptions: who emits each. */
-const SUPPORTED = {
+/** Every subscribable event kind and what emits it (GET /api/supportedevents). */
+export const SUPPORTED = {
   events: [
     ...EVENT_KINDS.map((k) => ({
       event: k.kind,
