@@ -6,9 +6,13 @@ import { describe, expect, it } from "vitest";
 import { buildGateway } from "../app.ts";
 import type { GraphqlOptions } from "./plugin.ts";
 
-const gateway = (graphql: GraphqlOptions) =>
+const gateway = (graphql: GraphqlOptions, lines?: Record<string, unknown>[]) =>
   buildGateway({
-    logger: createLogger({ service: "graphql-test", level: "silent" }),
+    logger: createLogger({
+      service: "graphql-test",
+      level: lines ? "info" : "silent",
+      ...(lines ? { destination: { write: (l: string) => void lines.push(JSON.parse(l)) } } : {}),
+    }),
     metrics: createMetrics("graphql-test"),
     clients: {} as never,
     verify: async () => ({ tenant: "t", userId: "u", username: "u", roles: [], permissions: [] }),
@@ -58,6 +62,33 @@ describe("/graphql settings", () => {
     const anonymous = await get("{ __typename }", {});
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().errors[0].extensions.code).toBe("MISSING_TOKEN");
+    await app.close();
+  });
+
+  it("X-User-Agent: a well-formed one is on the request's log line, a malformed or absent one is ignored", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const app = await gateway({}, lines);
+    const query = { query: "{ __typename }" };
+    const send = (agent?: string) =>
+      app.inject({
+        method: "POST",
+        url: "/graphql",
+        headers: { ...auth, ...(agent === undefined ? {} : { "x-user-agent": agent }) },
+        payload: query,
+      });
+    for (const agent of ["PickApp/1.2.3", undefined, "not an agent", "PickApp/", "x".repeat(600)]) {
+      const res = await send(agent);
+      expect(res.statusCode, String(agent)).toBe(200);
+    }
+    const requests = lines.filter((l) => l.msg === "request");
+    expect(requests.map((l) => l.clientApp)).toEqual([
+      "PickApp/1.2.3",
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(requests[0]).toMatchObject({ route: "/graphql", status: 200, tenant: "t" });
     await app.close();
   });
 });

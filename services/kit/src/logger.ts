@@ -3,9 +3,13 @@ import { currentTraceId } from "./otel.ts";
 
 export type Logger = pino.Logger;
 
-/** The process logger: pino JSON, the active trace id on every line. */
-export function createLogger(opts: { service: string; level?: string }): Logger {
-  return pino({
+/** The process logger: pino JSON, the active trace id on every line (to stdout unless `destination`). */
+export function createLogger(opts: {
+  service: string;
+  level?: string;
+  destination?: pino.DestinationStream;
+}): Logger {
+  const options: pino.LoggerOptions = {
     name: opts.service,
     level: opts.level ?? "info",
     base: { service: opts.service },
@@ -15,5 +19,6 @@ export function createLogger(opts: { service: string; level?: string }): Logger 
       return traceId ? { traceId } : {};
     },
     redact: { paths: ["req.headers.authorization", "authorization"], censor: "[redacted]" },
-  });
+  };
+  return opts.destination ? pino(options, opts.destination) : pino(options);
 }
