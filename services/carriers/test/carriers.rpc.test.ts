@@ -2,16 +2,13 @@
  * CarriersService over a real Connect client and Postgres: BatchGetConfigurations.
  */
 import { randomBytes } from "node:crypto";
-import { Code, ConnectError } from "@connectrpc/connect";
-import type { RequestContext } from "@fop/kit/context";
-import type { Sql, SqlPool } from "@fop/kit/db/sql";
 import { newId } from "@fop/kit/ids";
 import { createLogger } from "@fop/kit/logger";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
+import { countingDeps, expectTooManyIds, rpcContext } from "@fop/kit/testing/rpc";
 import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
-import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { carriersService } from "../src/service.ts";
 import { readConfigurations } from "../src/usecases/configurations.ts";
@@ -21,12 +18,7 @@ const suffix = randomBytes(4).toString("hex");
 const STREAM = `CARRIERS_T_${suffix.toUpperCase()}`;
 let db: TestDatabase;
 let svc: RunningService<CarriersDeps>;
-const ctx = (tenant: string): RequestContext => ({
-  tenant,
-  principal: { userId: "u", username: "u", roles: [], permissions: [] },
-  client: { api: "RPC", rawInfo: "test" },
-  traceId: "",
-});
+const ctx = rpcContext;
 
 beforeAll(async () => {
   db = await createTestDatabase(inject("adminUrl"), [carriersService]);
@@ -78,22 +70,8 @@ const mapping = async (tenant: string, carrierId: string, countryCode: string) =
 };
 const configs = (tenant: string, carrierIds: string[]) =>
   client().batchGetConfigurations({ carrierIds }, callOptions(ctx(tenant)));
-const tooMany = async (call: Promise<unknown>) => {
-  const err = ConnectError.from(await call.catch((e) => e));
-  expect(err.code).toBe(Code.InvalidArgument);
-  expect(err.findDetails(ErrorDetailSchema)[0]).toMatchObject({ code: "TOO_MANY_IDS", field: "carrier_ids" });
-};
-const countingDeps = () => {
-  const statements: Sql[] = [];
-  const db = {
-    ...svc.deps.db,
-    query: (sql: Sql) => {
-      statements.push(sql);
-      return svc.deps.db.query(sql);
-    },
-  } as SqlPool;
-  return { deps: { ...svc.deps, db }, statements };
-};
+const tooMany = (call: Promise<unknown>) => expectTooManyIds(call, "carrier_ids");
+const counting = () => countingDeps(svc.deps);
 const byId = <T extends { carrierId: string }>(list: T[]) =>
   [...list].sort((x, y) => (x.carrierId < y.carrierId ? -1 : 1));
 
@@ -142,7 +120,7 @@ describe("BatchGetConfigurations", () => {
   });
 
   it("reads all carriers with one statement, and none without ids", async () => {
-    const { deps, statements } = countingDeps();
+    const { deps, statements } = counting();
     const [a, b] = [await carrier("t3"), await carrier("t3")];
     await mapping("t3", a, "DE");
     await mapping("t3", b, "DE");

@@ -1,13 +1,12 @@
 /** The catalog over a real Connect client (Connect and gRPC protocols), real Postgres. */
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import type { RequestContext } from "@fop/kit/context";
-import type { Sql, SqlPool } from "@fop/kit/db/sql";
 import { newId } from "@fop/kit/ids";
 import { createLogger } from "@fop/kit/logger";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
+import { countingDeps, expectTooManyIds, rpcContext } from "@fop/kit/testing/rpc";
 import { CatalogService, FacilityType } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
@@ -18,12 +17,7 @@ import { batchGetFacilities } from "../src/usecases/facilities.ts";
 
 let db: TestDatabase;
 let svc: RunningService<CatalogDeps>;
-const ctx = (tenant: string): RequestContext => ({
-  tenant,
-  principal: { userId: "u", username: "u", roles: [], permissions: [] },
-  client: { api: "RPC", rawInfo: "test" },
-  traceId: "",
-});
+const ctx = rpcContext;
 
 beforeAll(async () => {
   db = await createTestDatabase(inject("adminUrl"), [catalogService]);
@@ -114,21 +108,11 @@ describe("BatchGetFacilities", () => {
 
   it("takes 500 ids and rejects 501 as InvalidArgument", async () => {
     expect((await batch("bt1", Array.from({ length: 500 }, newId))).facilities).toEqual([]);
-    const err = ConnectError.from(await batch("bt1", Array.from({ length: 501 }, newId)).catch((e) => e));
-    expect(err.code).toBe(Code.InvalidArgument);
-    expect(err.findDetails(ErrorDetailSchema)[0]).toMatchObject({ code: "TOO_MANY_IDS", field: "ids" });
+    await expectTooManyIds(batch("bt1", Array.from({ length: 501 }, newId)), "ids");
   });
 
   it("reads all ids with one statement, and none without ids", async () => {
-    const statements: Sql[] = [];
-    const counting = {
-      ...svc.deps.db,
-      query: (sql: Sql) => {
-        statements.push(sql);
-        return svc.deps.db.query(sql);
-      },
-    } as SqlPool;
-    const deps = { ...svc.deps, db: counting };
+    const { deps, statements } = countingDeps(svc.deps);
     const ids = [await supplier("bt3", "X"), await supplier("bt3", "Y"), newId()];
     expect(await batchGetFacilities(deps, ctx("bt3"), ids)).toHaveLength(2);
     expect(statements).toHaveLength(1);

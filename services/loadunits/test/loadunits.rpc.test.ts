@@ -1,14 +1,11 @@
 /** LoadUnitsService over a real Connect client and Postgres: ListLoadUnitsOfPickJobs, BatchGetStacks. */
 import { randomBytes } from "node:crypto";
-import { Code, ConnectError } from "@connectrpc/connect";
-import type { RequestContext } from "@fop/kit/context";
-import type { Sql, SqlPool } from "@fop/kit/db/sql";
 import { newId } from "@fop/kit/ids";
 import { createLogger } from "@fop/kit/logger";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
+import { countingDeps, expectTooManyIds, rpcContext } from "@fop/kit/testing/rpc";
 import { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadUnitsService } from "../src/service.ts";
@@ -21,12 +18,7 @@ const STREAM = `LOADUNITS_T_${suffix.toUpperCase()}`;
 const FACILITY = newId();
 let db: TestDatabase;
 let svc: RunningService<LoadUnitsDeps>;
-const ctx = (tenant: string): RequestContext => ({
-  tenant,
-  principal: { userId: "u", username: "u", roles: [], permissions: [] },
-  client: { api: "RPC", rawInfo: "test" },
-  traceId: "",
-});
+const ctx = rpcContext;
 
 beforeAll(async () => {
   db = await createTestDatabase(inject("adminUrl"), [loadUnitsService]);
@@ -70,22 +62,7 @@ const stacksOf = (tenant: string, ids: string[]) =>
   client().batchGetStacks({ ids }, callOptions(ctx(tenant)));
 const doc = (m: { documentJson: Uint8Array }) =>
   JSON.parse(Buffer.from(m.documentJson).toString("utf8")) as { id: string; pickJobRefs: string[] };
-const tooMany = async (call: Promise<unknown>, field: string) => {
-  const err = ConnectError.from(await call.catch((e) => e));
-  expect(err.code).toBe(Code.InvalidArgument);
-  expect(err.findDetails(ErrorDetailSchema)[0]).toMatchObject({ code: "TOO_MANY_IDS", field });
-};
-const countingDeps = () => {
-  const statements: Sql[] = [];
-  const db = {
-    ...svc.deps.db,
-    query: (sql: Sql) => {
-      statements.push(sql);
-      return svc.deps.db.query(sql);
-    },
-  } as SqlPool;
-  return { deps: { ...svc.deps, db }, statements };
-};
+const counting = () => countingDeps(svc.deps);
 
 describe("ListLoadUnitsOfPickJobs", () => {
   it("answers the load units of several jobs in one call, AVAILABLE and OBSOLETE, each once, oldest first", async () => {
@@ -115,11 +92,11 @@ describe("ListLoadUnitsOfPickJobs", () => {
   it("answers nothing for no ids and rejects more than 500", async () => {
     expect((await ofJobs("t1", [])).loadUnits).toEqual([]);
     expect((await ofJobs("t1", Array.from({ length: 500 }, newId))).loadUnits).toEqual([]);
-    await tooMany(ofJobs("t1", Array.from({ length: 501 }, newId)), "pick_job_ids");
+    await expectTooManyIds(ofJobs("t1", Array.from({ length: 501 }, newId)), "pick_job_ids");
   });
 
   it("reads all jobs with one statement, and none without ids", async () => {
-    const { deps, statements } = countingDeps();
+    const { deps, statements } = counting();
     const [a, b] = [newId(), newId()];
     await unitOf("t3", [a]);
     await unitOf("t3", [b]);
@@ -150,11 +127,11 @@ describe("BatchGetStacks", () => {
   it("answers nothing for no ids and rejects more than 500", async () => {
     expect((await stacksOf("t1", [])).stacks).toEqual([]);
     expect((await stacksOf("t1", Array.from({ length: 500 }, newId))).stacks).toEqual([]);
-    await tooMany(stacksOf("t1", Array.from({ length: 501 }, newId)), "ids");
+    await expectTooManyIds(stacksOf("t1", Array.from({ length: 501 }, newId)), "ids");
   });
 
   it("reads all ids with one statement, and none without ids", async () => {
-    const { deps, statements } = countingDeps();
+    const { deps, statements } = counting();
     const ids = [await stack("t3"), await stack("t3"), newId()];
     expect(await batchGetStacks(deps, ctx("t3"), ids)).toHaveLength(2);
     expect(statements).toHaveLength(1);

@@ -1,14 +1,11 @@
 /** PickingService over a real Connect client and Postgres: BatchGetPickJobs. */
 import { randomBytes } from "node:crypto";
-import { Code, ConnectError } from "@connectrpc/connect";
-import type { RequestContext } from "@fop/kit/context";
-import type { Sql, SqlPool } from "@fop/kit/db/sql";
 import { newId } from "@fop/kit/ids";
 import { createLogger } from "@fop/kit/logger";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
+import { countingDeps, expectTooManyIds, rpcContext } from "@fop/kit/testing/rpc";
 import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { pickingService } from "../src/service.ts";
@@ -18,12 +15,7 @@ import { readPickJobs } from "../src/usecases/pickjobs.ts";
 const suffix = randomBytes(4).toString("hex");
 let db: TestDatabase;
 let svc: RunningService<PickingDeps>;
-const ctx = (tenant: string): RequestContext => ({
-  tenant,
-  principal: { userId: "u", username: "u", roles: [], permissions: [] },
-  client: { api: "RPC", rawInfo: "test" },
-  traceId: "",
-});
+const ctx = rpcContext;
 
 beforeAll(async () => {
   db = await createTestDatabase(inject("adminUrl"), [pickingService]);
@@ -100,21 +92,11 @@ describe("BatchGetPickJobs", () => {
 
   it("takes 500 ids and rejects 501 as InvalidArgument", async () => {
     expect((await batch("t1", Array.from({ length: 500 }, newId))).pickJobs).toEqual([]);
-    const err = ConnectError.from(await batch("t1", Array.from({ length: 501 }, newId)).catch((e) => e));
-    expect(err.code).toBe(Code.InvalidArgument);
-    expect(err.findDetails(ErrorDetailSchema)[0]).toMatchObject({ code: "TOO_MANY_IDS", field: "ids" });
+    await expectTooManyIds(batch("t1", Array.from({ length: 501 }, newId)), "ids");
   });
 
   it("reads all ids with one statement, and none without ids", async () => {
-    const statements: Sql[] = [];
-    const counting = {
-      ...svc.deps.db,
-      query: (sql: Sql) => {
-        statements.push(sql);
-        return svc.deps.db.query(sql);
-      },
-    } as SqlPool;
-    const deps = { ...svc.deps, db: counting };
+    const { deps, statements } = countingDeps(svc.deps);
     const ids = [await createJob("t3", "X"), await createJob("t3", "Y"), newId()];
     expect(await readPickJobs(deps, ctx("t3"), ids)).toHaveLength(2);
     expect(statements).toHaveLength(1);
