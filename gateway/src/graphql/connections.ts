@@ -15,6 +15,8 @@ import type { ValidateFunction } from "ajv";
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from "graphql";
 import { type AjvError, describeValidation } from "../plugins/errors.ts";
 import { type SearchBody, toSearchRequest } from "../routes/search.ts";
+import { bodyValidator } from "../validation.ts";
+import { type GqlContext, need } from "./context.ts";
 import { gql } from "./graphql-js.ts";
 import { describe, type TypeRegistry } from "./sdl.ts";
 
@@ -158,6 +160,29 @@ export function searchConnection<T>(
       hasPreviousPage: pageInfo?.hasPreviousPage ?? false,
     },
     totalCount: total === undefined ? undefined : Number(total),
+  };
+}
+
+/** What a search RPC answered: the page's nodes, its page info (with cursors) and the total. */
+export interface SearchAnswer {
+  nodes: unknown[];
+  pageInfo?: PageInfoMessage | undefined;
+  total?: bigint | undefined;
+}
+
+/**
+ * The resolver of a search connection root field: `permission` checked, the arguments validated as
+ * the REST search `payload`, `run` calling the owning service's search RPC.
+ */
+export function searchRoot(
+  permission: string,
+  payload: object,
+  run: (c: GqlContext, search: ReturnType<typeof searchRequest>) => Promise<SearchAnswer>,
+) {
+  return async (_: unknown, args: SearchArgs, c: GqlContext, info: GraphQLResolveInfo) => {
+    need(c, permission);
+    const r = await run(c, searchRequest(args, bodyValidator(payload), info));
+    return searchConnection(r.nodes, r.pageInfo, r.total);
   };
 }
 

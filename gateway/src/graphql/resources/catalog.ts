@@ -2,7 +2,6 @@
 import { invalid, notFound } from "@fop/kit/errors";
 import { enumValue } from "@fop/kit/rpc/proto";
 import { FacilityStatusSchema, FacilityTypeSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
-import type { GraphQLResolveInfo } from "graphql";
 import { idOrUrn } from "../../plugins/urn.ts";
 import { toCreateCategoryRequest, toReplaceCategoryRequest } from "../../routes/categories/map.ts";
 import {
@@ -14,15 +13,13 @@ import {
 import { toFacilityJson } from "../../routes/facilities/map.ts";
 import { Facility, FacilityListQuery } from "../../routes/facilities/schemas.ts";
 import { FacilityGroup, FacilityGroupSearchPayload } from "../../routes/facilitygroups/schemas.ts";
-import { bodyValidator } from "../../validation.ts";
 import {
   defineConnection,
   LIST_ARGS,
   listConnection,
   listPage,
   searchArgs,
-  searchConnection,
-  searchRequest,
+  searchRoot,
 } from "../connections.ts";
 import { type GqlContext, loader, need, parseDoc, rpc } from "../context.ts";
 import { validated } from "../inputs.ts";
@@ -84,16 +81,10 @@ export const catalog: GraphModule = {
         const id = await idOf(c, a.id, URN.category);
         return parseDoc((await c.clients.catalog.getCategory({ id }, rpc(c))).category?.documentJson);
       },
-      categories: async (_: unknown, a: Args, c: GqlContext, info: GraphQLResolveInfo) => {
-        need(c, "ADMIN_MODULES_READ");
-        const search = searchRequest(a, bodyValidator(CategorySearchPayload), info);
+      categories: searchRoot("ADMIN_MODULES_READ", CategorySearchPayload, async (c, search) => {
         const res = await c.clients.catalog.searchCategories({ search }, rpc(c));
-        return searchConnection(
-          res.categories.map((x) => parseDoc(x.documentJson)),
-          res.pageInfo,
-          res.total,
-        );
-      },
+        return { nodes: res.categories.map((x) => parseDoc(x.documentJson)), ...res };
+      }),
       facility: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "FACILITY_READ");
         const id = await idOf(c, a.id, URN.facility);
@@ -125,16 +116,10 @@ export const catalog: GraphModule = {
           (await c.clients.catalog.getFacilityGroup({ id }, rpc(c))).facilityGroup?.documentJson,
         );
       },
-      facilityGroups: async (_: unknown, a: Args, c: GqlContext, info: GraphQLResolveInfo) => {
-        need(c, "FACILITY_GROUP_READ");
-        const search = searchRequest(a, bodyValidator(FacilityGroupSearchPayload), info);
+      facilityGroups: searchRoot("FACILITY_GROUP_READ", FacilityGroupSearchPayload, async (c, search) => {
         const res = await c.clients.catalog.searchFacilityGroups({ search }, rpc(c));
-        return searchConnection(
-          res.facilityGroups.map((x) => parseDoc(x.documentJson)),
-          res.pageInfo,
-          res.total,
-        );
-      },
+        return { nodes: res.facilityGroups.map((x) => parseDoc(x.documentJson)), ...res };
+      }),
     },
     Mutation: {
       createCategory: async (_: unknown, a: Args, c: GqlContext) => {

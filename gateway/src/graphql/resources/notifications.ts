@@ -1,5 +1,4 @@
 /** The audit log (audit service), notifications, their configuration and webhook subscriptions (notifications service). */
-import type { GraphQLResolveInfo } from "graphql";
 import { idOrUrn } from "../../plugins/urn.ts";
 import { toAuditJson } from "../../routes/audits/map.ts";
 import { Audit, AuditSearchPayload } from "../../routes/audits/schemas.ts";
@@ -10,15 +9,7 @@ import {
 } from "../../routes/notifications/schemas.ts";
 import { SUPPORTED } from "../../routes/subscriptions/index.ts";
 import { DeadLetters, Subscription, SupportedEvents } from "../../routes/subscriptions/schemas.ts";
-import { bodyValidator } from "../../validation.ts";
-import {
-  defineConnection,
-  listConnection,
-  listPage,
-  searchArgs,
-  searchConnection,
-  searchRequest,
-} from "../connections.ts";
+import { defineConnection, listConnection, listPage, searchArgs, searchRoot } from "../connections.ts";
 import { type GqlContext, need, parseDoc, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
 
@@ -36,12 +27,10 @@ export const audits: GraphModule = {
   },
   resolvers: {
     Query: {
-      audits: async (_: unknown, a: Args, c: GqlContext, info: GraphQLResolveInfo) => {
-        need(c, "AUDIT_READ");
-        const search = searchRequest(a, bodyValidator(AuditSearchPayload), info);
+      audits: searchRoot("AUDIT_READ", AuditSearchPayload, async (c, search) => {
         const res = await c.clients.audit.searchAudits({ search }, rpc(c));
-        return searchConnection(res.audits.map(toAuditJson), res.pageInfo, res.total);
-      },
+        return { nodes: res.audits.map(toAuditJson), ...res };
+      }),
     },
   },
 };
@@ -70,16 +59,10 @@ export const notifications: GraphModule = {
   },
   resolvers: {
     Query: {
-      notifications: async (_: unknown, a: Args, c: GqlContext, info: GraphQLResolveInfo) => {
-        need(c, "NOTIFICATION_READ");
-        const search = searchRequest(a, bodyValidator(NotificationSearchPayload), info);
+      notifications: searchRoot("NOTIFICATION_READ", NotificationSearchPayload, async (c, search) => {
         const res = await c.clients.notifications.searchNotifications({ search }, rpc(c));
-        return searchConnection(
-          res.notificationsJson.map((d) => parseDoc(d)),
-          res.pageInfo,
-          res.total,
-        );
-      },
+        return { nodes: res.notificationsJson.map((d) => parseDoc(d)), ...res };
+      }),
       notificationCenterConfig: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "NOTIFICATION_CENTER_CONFIG_READ");
         const spec = { entity: "facility", field: "tenantFacilityId" };

@@ -1,11 +1,9 @@
 /** Pick jobs and pick runs (the picking service); a pick job's facility and load units. */
 import { notFound } from "@fop/kit/errors";
-import type { GraphQLResolveInfo } from "graphql";
 import { LoadUnit } from "../../routes/loadunits/schemas.ts";
 import { PickJob, PickJobActionsParameter, PickJobSearchPayload } from "../../routes/pickjobs/schemas.ts";
 import { PickRun, PickRunActionsParameter } from "../../routes/pickruns/schemas.ts";
-import { bodyValidator } from "../../validation.ts";
-import { defineConnection, searchArgs, searchConnection, searchRequest } from "../connections.ts";
+import { defineConnection, searchArgs, searchRoot } from "../connections.ts";
 import { type GqlContext, loader, need, parseDoc, rpc } from "../context.ts";
 import { validated } from "../inputs.ts";
 import type { Args, GraphModule } from "../module.ts";
@@ -69,16 +67,10 @@ export const picking: GraphModule = {
         need(c, "PICKJOB_READ");
         return parseDoc((await c.clients.picking.getPickJob({ id: a.id }, rpc(c))).pickJob?.documentJson);
       },
-      pickJobs: async (_: unknown, a: Args, c: GqlContext, info: GraphQLResolveInfo) => {
-        need(c, "PICKJOB_READ");
-        const search = searchRequest(a, bodyValidator(PickJobSearchPayload), info);
+      pickJobs: searchRoot("PICKJOB_READ", PickJobSearchPayload, async (c, search) => {
         const res = await c.clients.picking.searchPickJobs({ search }, rpc(c));
-        return searchConnection(
-          res.pickJobsJson.map((d) => parseDoc(d)),
-          res.pageInfo,
-          res.total,
-        );
-      },
+        return { nodes: res.pickJobsJson.map((d) => parseDoc(d)), ...res };
+      }),
       pickRun: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "PICKRUN_READ");
         return parseDoc((await c.clients.picking.getPickRun({ id: a.id }, rpc(c))).pickRun?.documentJson);
