@@ -99,5 +99,6 @@ describe("list connections", () => {
     });
     expect(fails(() => listPage({ first: 0 }))).toMatchObject({ code: "INVALID_PAGE_SIZE" });
     expect(fails(() => listPage({ first: 251 }))).toMatchObject({ code: "INVALID_PAGE_SIZE" });
+    expect(listPage({ first: 250 }).size).toBe(251);
   });
 });

@@ -8,12 +8,12 @@
  * `size` + `startAfterId`) page forward: `first`/`after`.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { invalid } from "@fop/kit/errors";
+import { AppError, invalid } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import type { PageInfo as PageInfoMessage } from "@fop/proto/fop/common/v1/common_pb.js";
 import type { ValidateFunction } from "ajv";
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from "graphql";
-import { type AjvError, describeValidation } from "../plugins/errors.ts";
+import { type AjvError, appErrorOf, describeValidation } from "../plugins/errors.ts";
 import { type SearchBody, toSearchRequest } from "../routes/search.ts";
 import { bodyValidator } from "../validation.ts";
 import { type GqlContext, need } from "./context.ts";
@@ -181,9 +181,39 @@ export function searchRoot(
 ) {
   return async (_: unknown, args: SearchArgs, c: GqlContext, info: GraphQLResolveInfo) => {
     need(c, permission);
-    const r = await run(c, searchRequest(args, bodyValidator(payload), info));
+    const r = await run(c, searchRequest(args, bodyValidator(payload), info)).catch((e: unknown) => {
+      throw renamed(e);
+    });
     return searchConnection(r.nodes, r.pageInfo, r.total);
   };
+}
+
+/** REST search body fields (as the services name them) -> the connection's arguments. */
+const ARGUMENT_OF: Record<string, string> = {
+  query: "filter",
+  size: "first",
+  last: "last",
+  after: "after",
+  before: "before",
+  sort: "sort",
+};
+
+/** A search's error with its `field` named as the connection's argument (`/query/x` -> `filter/x`). */
+function renamed(e: unknown): unknown {
+  const err = appErrorOf(e);
+  const field = err?.field;
+  if (!err || !field?.startsWith("/")) return e;
+  const [head = "", ...rest] = field.slice(1).split("/");
+  const arg = Object.hasOwn(ARGUMENT_OF, head) ? ARGUMENT_OF[head] : head;
+  return new AppError(err.kind, {
+    code: err.code,
+    summary: err.summary,
+    description: err.description,
+    field: [arg, ...rest].join("/"),
+    ...(err.requestVersion !== undefined ? { requestVersion: err.requestVersion } : {}),
+    ...(err.version !== undefined ? { version: err.version } : {}),
+    cause: e,
+  });
 }
 
 // --- list connections ---------------------------------------------------------------------------
@@ -209,7 +239,8 @@ function decodeListCursor(cursor: string): string {
 export function listPage(args: ListArgs): { size: number; startAfterId: string; first: number } {
   const first = pageSize(args.first, "first", LIST_MAX) ?? LIST_DEFAULT;
   return {
-    size: Math.min(first + 1, LIST_MAX),
+    // At most 251: the RPC lists take up to 500.
+    size: first + 1,
     startAfterId: args.after ? decodeListCursor(args.after) : "",
     first,
   };

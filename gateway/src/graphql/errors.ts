@@ -24,7 +24,6 @@ interface Log {
 /** Codes of the errors GraphQL itself raises before execution. */
 const MERCURIUS_CODES: Record<string, { code: string; status: number }> = {
   MER_ERR_GQL_VALIDATION: { code: "GRAPHQL_VALIDATION_FAILED", status: 400 },
-  MER_ERR_GQL_QUERY_DEPTH: { code: "QUERY_TOO_DEEP", status: 400 },
   MER_ERR_GQL_PERSISTED_QUERY_NOT_FOUND: { code: "PERSISTED_QUERY_NOT_FOUND", status: 400 },
   MER_ERR_GQL_PERSISTED_QUERY_NOT_SUPPORTED: { code: "PERSISTED_QUERY_NOT_SUPPORTED", status: 400 },
   MER_ERR_GQL_PERSISTED_QUERY_MISMATCH: { code: "PERSISTED_QUERY_MISMATCH", status: 400 },
@@ -65,22 +64,21 @@ function fromAppError(
 export function formatError(error: unknown, log: Log, mutation = false): Formatted[] {
   const gql = error instanceof GraphQLError ? error : undefined;
   const original = gql ? gql.originalError : error;
-  // Errors that carry several (mercurius' validation error): each one on its own.
+  // Errors that carry several (mercurius' validation error, which also wraps syntax errors): each
+  // one on its own, by its own code.
   const nested = (original as { errors?: unknown[] } | undefined)?.errors;
-  if (Array.isArray(nested) && nested.length > 0 && (original as { code?: string }).code) {
-    const known = MERCURIUS_CODES[(original as { code: string }).code];
-    return nested.map((n) => {
-      const g = n instanceof GraphQLError ? n : new GraphQLError(String((n as Error).message ?? n));
-      return {
-        message: g.message,
-        ...(g.locations ? { locations: g.locations } : {}),
-        extensions: {
-          code: known?.code ?? "GRAPHQL_VALIDATION_FAILED",
-          kind: "INVALID",
-          status: known?.status ?? 400,
-        },
-      };
-    });
+  const outer = MERCURIUS_CODES[(original as { code?: string } | undefined)?.code ?? ""];
+  if (Array.isArray(nested) && nested.length > 0 && outer) {
+    return nested.flatMap((n) =>
+      n instanceof GraphQLError
+        ? formatError(n, log, mutation)
+        : [
+            {
+              message: String((n as Error).message ?? n),
+              extensions: { code: outer.code, kind: "INVALID", status: outer.status },
+            },
+          ],
+    );
   }
   const merCode = (original as { code?: string } | undefined)?.code;
   const mer = merCode ? MERCURIUS_CODES[merCode] : undefined;
@@ -92,7 +90,7 @@ export function formatError(error: unknown, log: Log, mutation = false): Formatt
       },
     ];
   }
-  if (gql && !original) {
+  if (gql && (!original || original === gql)) {
     // A GraphQL error of its own: syntax, validation, variable coercion.
     const syntax = gql.message.startsWith("Syntax Error");
     return [
@@ -104,7 +102,7 @@ export function formatError(error: unknown, log: Log, mutation = false): Formatt
           ...(gql.extensions ?? {}),
           code:
             (gql.extensions?.code as string | undefined) ??
-            (syntax ? "GRAPHQL_PARSE_FAILED" : "BAD_USER_INPUT"),
+            (syntax ? "GRAPHQL_PARSE_FAILED" : "GRAPHQL_VALIDATION_FAILED"),
           kind: "INVALID",
           status: 400,
         },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { gql } from "./graphql-js.ts";
-import { checkCost, costOf, DEFAULT_LIMITS } from "./limits.ts";
+import { checkLimits, costOf, DEFAULT_LIMITS, depthOf } from "./limits.ts";
 import { buildSdl } from "./schema.ts";
 
 const schema = gql.buildSchema(buildSdl());
@@ -25,11 +25,24 @@ describe("query cost", () => {
 
   it("lets the back-office view through with the defaults, even at the largest page, and stops a deep fan-out", () => {
     expect(cost(VIEW, { f: "f", n: 20 })).toBeLessThan(DEFAULT_LIMITS.maxComplexity / 10);
-    expect(() => checkCost(DEFAULT_LIMITS, schema, gql.parse(VIEW), { f: "f", n: 250 })).not.toThrow();
+    expect(() => checkLimits(DEFAULT_LIMITS, schema, gql.parse(VIEW), { f: "f", n: 250 })).not.toThrow();
     const fanOut =
       "{ pickJobs(first: 250) { edges { node { pickLineItems { article { attributes { key value category } } } } } } }";
-    expect(() => checkCost(DEFAULT_LIMITS, schema, gql.parse(fanOut), {})).toThrow(
+    expect(() => checkLimits(DEFAULT_LIMITS, schema, gql.parse(fanOut), {})).toThrow(
       /costs \d+, more than the limit of 50000/,
+    );
+  });
+
+  it("depth: fields on the longest path; fragments add no level; a limit over it is QUERY_TOO_DEEP", () => {
+    expect(depthOf(gql.parse("{ a }"))).toBe(1);
+    expect(depthOf(gql.parse("{ a { b { c } } d }"))).toBe(3);
+    expect(depthOf(gql.parse("{ a { ... on T { b { ...F } } } } fragment F on U { c { d } }"))).toBe(4);
+    expect(depthOf(gql.parse("query A { a } query B { a { b } }"))).toBe(2);
+    expect(depthOf(gql.parse("{ a { ...F } } fragment F on T { b { ...F } }"))).toBe(2);
+    const deep =
+      '{ pickJob(id: "x") { loadUnits { stack { facilities { address { phoneNumbers { value } } } } } } }';
+    expect(() => checkLimits({ ...DEFAULT_LIMITS, maxDepth: 5 }, schema, gql.parse(deep), {})).toThrow(
+      /7 fields deep, more than the limit of 5/,
     );
   });
 });

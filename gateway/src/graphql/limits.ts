@@ -1,7 +1,10 @@
 /**
  * Protection the platform does not have yet: a document's depth and its estimated cost are checked
- * before any resolver runs (mercurius' queryDepth, and the cost in preExecution, where the
- * variables are known).
+ * before any resolver runs (in preExecution, where the variables are known).
+ *
+ * Depth: the most fields on one path from the root (`{ a { b } }` is 2). Fragments, inline or
+ * spread, add nothing of their own: `... on PickJob { id }` is as deep as `id` (mercurius' own
+ * check counts inline fragments as a level).
  *
  * Cost: every field costs 1 plus its selection; a connection multiplies its selection by the page
  * it asks for (`first`/`last`, else the default page); a list of objects without paging (line
@@ -15,7 +18,7 @@ import { gql, queryComplexity } from "./graphql-js.ts";
 
 const { getNamedType, getNullableType, isCompositeType, isListType } = gql;
 
-import type { DocumentNode, GraphQLSchema } from "graphql";
+import type { DocumentNode, FragmentDefinitionNode, GraphQLSchema, SelectionSetNode } from "graphql";
 import { LIST_DEFAULT, SEARCH_DEFAULT } from "./connections.ts";
 
 export interface GraphqlLimits {
@@ -43,6 +46,32 @@ const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) 
   return 1 + childComplexity;
 };
 
+/** The depth of `document`'s deepest operation (see the module comment). */
+export function depthOf(document: DocumentNode): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions)
+    if (d.kind === gql.Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const depth = (set: SelectionSetNode | undefined, visiting: Set<string>): number => {
+    let max = 0;
+    for (const sel of set?.selections ?? []) {
+      if (sel.kind === gql.Kind.FIELD) max = Math.max(max, 1 + depth(sel.selectionSet, visiting));
+      else if (sel.kind === gql.Kind.INLINE_FRAGMENT) max = Math.max(max, depth(sel.selectionSet, visiting));
+      else if (!visiting.has(sel.name.value)) {
+        visiting.add(sel.name.value);
+        max = Math.max(max, depth(fragments.get(sel.name.value)?.selectionSet, visiting));
+        visiting.delete(sel.name.value);
+      }
+    }
+    return max;
+  };
+  let deepest = 0;
+  for (const d of document.definitions) {
+    if (d.kind === gql.Kind.OPERATION_DEFINITION)
+      deepest = Math.max(deepest, depth(d.selectionSet, new Set()));
+  }
+  return deepest;
+}
+
 /** The cost of running `document` (see the module comment). */
 export function costOf(
   schema: GraphQLSchema,
@@ -59,14 +88,21 @@ export function costOf(
   });
 }
 
-/** Throws QUERY_TOO_COMPLEX when the document costs more than the limit. */
-export function checkCost(
+/** Throws QUERY_TOO_DEEP or QUERY_TOO_COMPLEX when the document is over a limit. */
+export function checkLimits(
   limits: GraphqlLimits,
   schema: GraphQLSchema,
   document: DocumentNode,
   variables: Record<string, unknown> | undefined,
   operationName?: string,
 ): void {
+  const depth = depthOf(document);
+  if (depth > limits.maxDepth) {
+    throw invalid(
+      "QUERY_TOO_DEEP",
+      `The query is ${depth} fields deep, more than the limit of ${limits.maxDepth}: split it, or ask for fewer nested relationships.`,
+    );
+  }
   const cost = costOf(schema, document, variables, operationName);
   if (cost > limits.maxComplexity) {
     throw invalid(

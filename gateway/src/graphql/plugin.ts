@@ -5,7 +5,7 @@
  * request lifecycle — the same authentication hook (401 before any GraphQL work), tenancy, rate
  * limit, tracing span, request log line and error handling as REST — with no adapter between
  * fastify and a fetch-API server (graphql-yoga's model). It brings what the issue asks for:
- * GET + POST, a depth limit, hooks with the parsed document and the variables (our cost limit),
+ * GET + POST, hooks with the parsed document and the variables (our depth and cost limits),
  * automatic persisted queries, a parsed-document cache.
  *
  * Registered in its own encapsulated scope: mercurius installs an error handler, which must answer
@@ -18,7 +18,7 @@ import { createContext, type GqlContext, type GraphqlDeps } from "./context.ts";
 import { formatExecution } from "./errors.ts";
 import { installGraphiql } from "./graphiql.ts";
 import { gql } from "./graphql-js.ts";
-import { checkCost, DEFAULT_LIMITS, type GraphqlLimits } from "./limits.ts";
+import { checkLimits, DEFAULT_LIMITS, type GraphqlLimits } from "./limits.ts";
 import { buildResolvers, buildSdl } from "./schema.ts";
 
 export interface GraphqlOptions {
@@ -44,7 +44,6 @@ export async function installGraphql(
       path: "/graphql",
       graphiql: false,
       allowBatchedQueries: false,
-      queryDepth: limits.maxDepth,
       validationRules: opts.introspection === false ? [gql.NoSchemaIntrospectionCustomRule] : [],
       ...(opts.persistedQueries
         ? { persistedQueryProvider: mercurius.persistedQueryDefaults.automatic(5000) }
@@ -56,7 +55,7 @@ export async function installGraphql(
       },
     });
     scope.graphql.addHook("preExecution", async (schema, document, _context, variables) => {
-      checkCost(limits, schema, document, variables);
+      checkLimits(limits, schema, document, variables);
     });
     if (opts.graphiql) installGraphiql(scope);
   });

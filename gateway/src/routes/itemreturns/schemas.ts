@@ -259,15 +259,50 @@ export const AddItemReturnToItemReturnJob = Type.Object(
   { title: "AddItemReturnToItemReturnJob" },
 );
 
+/** A returned line as the service answers it (the reference's fields; kept open). */
+const returnedLineFields = {
+  id: Type.String(),
+  itemReturnJobLineItemRefs: Type.Array(Type.String()),
+  tenantArticleId: Type.String(),
+  status: LineStatus,
+  itemCondition: opt(Type.String()),
+  itemConditionLocalized: opt(LocaleString),
+  itemConditionComment: opt(Type.String()),
+  customAttributes: opt(CustomAttributes),
+  scannedCodes: opt(Type.Array(Type.String())),
+  reasons: opt(Type.Array(ItemReturnLineItemReason)),
+  decisionReason: opt(ItemReturnLineItemReason),
+  recordableAttributes: opt(
+    Type.Union([Type.Array(Type.Object({}, { additionalProperties: true })), Type.Null()]),
+  ),
+};
+
 export const ItemReturn = Type.Object(
   {
     id: Type.String(),
     status: StringEnum(ITEM_RETURN_STATUSES),
     returnFacilityRef: Type.String(),
     returnedLineItems: Type.Array(
-      Type.Object({}, { additionalProperties: true, title: "ItemReturnLineItem" }),
+      Type.Object(
+        {
+          ...returnedLineFields,
+          refund: opt(Type.Object({}, { additionalProperties: true, description: "The line's refund" })),
+        },
+        { additionalProperties: true, title: "ItemReturnLineItem" },
+      ),
     ),
-    returnedNotReturnableLineItems: opt(Type.Array(Type.Object({}, { additionalProperties: true }))),
+    returnedNotReturnableLineItems: opt(
+      Type.Array(
+        Type.Object(returnedLineFields, {
+          additionalProperties: true,
+          title: "ItemReturnNotReturnableLineItem",
+        }),
+      ),
+    ),
+    customAttributes: opt(CustomAttributes),
+    parcelRefs: opt(Type.Array(Type.String())),
+    scannableCodes: opt(Type.Array(Type.String())),
+    tenantOrderId: opt(Type.String({ deprecated: true })),
     created: opt(DateTime()),
     lastModified: opt(DateTime()),
   },
