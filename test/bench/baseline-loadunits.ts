@@ -7,12 +7,15 @@
  *   their outbox rows in one statement; documents and rows come from the service's own functions
  *   (createLoadUnit, insertLoadUnitsStatement).
  * - GET /api/loadunits/:id: one select of the stored document's text.
+ * - GET /api/pickjobs/:id/loadunits: the service's two statements, the job looked up in the
+ *   projection (404 when unknown), then its load units (any status, oldest first), answered as stored
+ *   in the gateway's `{"loadUnits": [...], "total": n}`.
  */
 import { isUuid, newId } from "@fop/kit/ids";
 import { createLoadUnit, insertLoadUnitsStatement } from "@fop/loadunits";
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
-import { sendStored } from "./baseline-sql.ts";
+import { notFound, sendStored } from "./baseline-sql.ts";
 
 const bodySchema = {
   type: "object",
@@ -88,4 +91,23 @@ export function loadUnitRoutes(app: FastifyInstance, tenant: string, pool: pg.Po
       req.params.id,
     ),
   );
+
+  app.get<{ Params: { id: string } }>("/api/pickjobs/:id/loadunits", async (req, reply) => {
+    const id = req.params.id.toLowerCase();
+    const { rowCount } = isUuid(id)
+      ? await pool.query(
+          `select id::text as id, facility_ref as "facilityRef", status, version from loadunits.pick_job_ref
+           where tenant_id = $1 and id = any($2::uuid[])`,
+          [tenant, [id]],
+        )
+      : { rowCount: 0 };
+    if (!rowCount) return notFound(reply);
+    const { rows } = await pool.query<{ json: string }>(
+      "select doc::text as json from loadunits.load_unit where tenant_id = $1 and pick_job_refs @> array[$2::text] order by id",
+      [tenant, id],
+    );
+    return reply
+      .type("application/json; charset=utf-8")
+      .send(`{"loadUnits":[${rows.map((r) => r.json).join(",")}],"total":${rows.length}}`);
+  });
 }

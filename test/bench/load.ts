@@ -14,10 +14,16 @@
  * Latency percentiles are computed here from autocannon's per-response times (fractional ms) rather
  * than taken from its histograms, which have 1 ms resolution — too coarse for a baseline whose
  * median is a few milliseconds. Like autocannon, only 2xx responses count towards latency.
+ *
+ * A view scenario (scenarios.ts' ViewScenario) runs the same way but without autocannon, which sends
+ * one request at a time per connection and times requests: {@link fireViews}' clients each send one
+ * view's requests (in parallel where the view does), on keep-alive connections of their own
+ * (http1.ts), the next view once the last is shown, and time whole views.
  */
 import { Worker } from "node:worker_threads";
 import autocannon from "autocannon";
-import { findScenario, type Target } from "./scenarios.ts";
+import { Http1Pool, requestFormatter } from "./http1.ts";
+import { BadAnswer, findScenario, type Target, type ViewBuilder, type ViewClient } from "./scenarios.ts";
 
 export interface LoadJob {
   scenario: string;
@@ -42,6 +48,8 @@ export interface LoadStats {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
+  /** View scenarios: what the first failed view got (a bad answer or a connection error). */
+  failure?: string;
   /** CPU microseconds per completed request, per process (filled by the runner, see cpu.ts). */
   cpuUsPerRequest?: Record<string, number>;
 }
@@ -54,11 +62,15 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
+/** How long a request may take (autocannon's and the view loop's). */
+const TIMEOUT_MS = 10_000;
+
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** Runs autocannon for `job` in the current thread. */
+/** Runs `job` in the current thread: autocannon, or the view loop for a view scenario. */
 export async function fire(job: LoadJob): Promise<LoadStats> {
   const scenario = findScenario(job.scenario);
+  if ("view" in scenario) return fireViews(job, scenario.view[job.target.name]);
   const requests = scenario[job.target.name]({ seed: job.seed, runId: job.runId });
   const latencies: number[] = [];
   const instance = autocannon({
@@ -67,7 +79,7 @@ export async function fire(job: LoadJob): Promise<LoadStats> {
     duration: job.durationSec,
     headers: job.target.headers,
     requests,
-    timeout: 10,
+    timeout: TIMEOUT_MS / 1000,
     // Raw (not aggregated) results in every thread, so both modes read the same fields.
     skipAggregateResult: true,
   });
@@ -88,6 +100,80 @@ export async function fire(job: LoadJob): Promise<LoadStats> {
     errors: r.errors,
     timeouts: r.timeouts,
     statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([k, v]) => [k, v.count])),
+  };
+}
+
+/**
+ * A view scenario's closed loop: `job.connections` clients, each with its own keep-alive
+ * connections (one per request in flight, as a client opens them), send views back to back for
+ * `job.durationSec`. A view counts when it ends inside that time: `reqPerSec` is views per second,
+ * the latencies a whole view's (shown views only), `non2xx` the views that got a bad answer,
+ * `errors` those that lost a connection or timed out; `statusCodes` counts every answer.
+ */
+async function fireViews(job: LoadJob, build: ViewBuilder<unknown>): Promise<LoadStats> {
+  const view = build({ seed: job.seed, runId: job.runId });
+  const format = requestFormatter(job.target.baseUrl, job.target.headers);
+  const latencies: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let completed = 0;
+  let non2xx = 0;
+  let errors = 0;
+  let timeouts = 0;
+  let failure: string | undefined;
+  const end = performance.now() + job.durationSec * 1000;
+
+  const client = async () => {
+    const pool = new Http1Pool(job.target.baseUrl);
+    const http: ViewClient = {
+      async json<T>(method: "GET" | "POST", path: string, body?: string): Promise<T> {
+        const res = await pool.request(format(method, path, body), { wantBody: true, timeoutMs: TIMEOUT_MS });
+        statusCodes[res.status] = (statusCodes[res.status] ?? 0) + 1;
+        const text = res.body.toString();
+        if (res.status < 200 || res.status > 299)
+          throw new BadAnswer(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+        return JSON.parse(text) as T;
+      },
+    };
+    try {
+      while (performance.now() < end) {
+        const started = performance.now();
+        let failed: unknown;
+        await view(http).catch((err: unknown) => {
+          failed = err;
+        });
+        const ended = performance.now();
+        if (ended > end) break;
+        completed++;
+        if (failed === undefined) {
+          latencies.push(ended - started);
+          continue;
+        }
+        failure ??= (failed as Error).message;
+        if (failed instanceof BadAnswer) non2xx++;
+        else {
+          errors++;
+          if ((failed as Error).message === "timeout") timeouts++;
+        }
+      }
+    } finally {
+      pool.close();
+    }
+  };
+  await Promise.all(Array.from({ length: job.connections }, client));
+  const sorted = Float64Array.from(latencies).sort();
+  const ms = (p: number) => round(percentile(sorted, p), 3);
+  return {
+    reqPerSec: round(completed / job.durationSec, 1),
+    p50Ms: ms(50),
+    p90Ms: ms(90),
+    p99Ms: ms(99),
+    completed,
+    durationSec: job.durationSec,
+    non2xx,
+    errors,
+    timeouts,
+    statusCodes,
+    ...(failure === undefined ? {} : { failure }),
   };
 }
 

@@ -3,6 +3,7 @@
  * put into the loadunits projection by SQL (where, in the system, picking's events would have put
  * them; the SQL-cloned jobs never had events), then 1,000 load units through the target's own
  * POST /api/loadunits, which GET by id rotates through. Both targets get the same.
+ * {@link addLoadUnits} does the same for other jobs (the view scenarios', view-seed.ts).
  */
 import { BASELINE_TENANT } from "./baseline.ts";
 import { seedPickJobs } from "./pickjob-seed.ts";
@@ -18,9 +19,15 @@ export interface LoadUnitSeed {
 
 const JOBS = 1000;
 
-export async function seedLoadUnits(target: Target, pickJobs: number): Promise<LoadUnitSeed> {
-  const jobs = await seedPickJobs(target, pickJobs);
-  const jobIds = jobs.ids.slice(0, JOBS);
+/**
+ * Puts `jobIds` (seeded pick jobs) into the loadunits projection, then gives each `perJob` load
+ * units of its own through the target's POST /api/loadunits (5 per request: `jobIds.length *
+ * perJob` must be a multiple of 5); returns the load units' ids.
+ */
+export async function addLoadUnits(target: Target, jobIds: string[], perJob: number): Promise<string[]> {
+  const requests = (jobIds.length * perJob) / 5;
+  if (!Number.isInteger(requests))
+    throw new Error(`${jobIds.length} jobs x ${perJob} load units: not 5 per request`);
   await withDatabase(target, (db) =>
     db.query(
       `insert into loadunits.pick_job_ref (tenant_id, id, facility_ref, status, version)
@@ -29,8 +36,14 @@ export async function seedLoadUnits(target: Target, pickJobs: number): Promise<L
       [BASELINE_TENANT, jobIds],
     ),
   );
-  const created = await inParallel(JOBS / 5, 10, (n) =>
+  const created = await inParallel(requests, 10, (n) =>
     sendJson<{ id: string }[]>(target, "POST", "/api/loadunits", loadUnitsBody(jobIds, n), 201),
   );
-  return { jobIds, unitIds: created.flat().map((u) => u.id) };
+  return created.flat().map((u) => u.id);
+}
+
+export async function seedLoadUnits(target: Target, pickJobs: number): Promise<LoadUnitSeed> {
+  const jobs = await seedPickJobs(target, pickJobs);
+  const jobIds = jobs.ids.slice(0, JOBS);
+  return { jobIds, unitIds: await addLoadUnits(target, jobIds, 1) };
 }

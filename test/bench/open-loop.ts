@@ -13,6 +13,7 @@
 import { Http1Pool, requestFormatter } from "./http1.ts";
 import { percentile } from "./load.ts";
 import { type PickJobSeed, pickJobBody } from "./pickjob-seed.ts";
+import { pickJobSearchBody } from "./scenarios.ts";
 
 export interface OpenLoopJob {
   baseUrl: string;
@@ -83,11 +84,7 @@ async function runWindow(job: OpenLoopJob): Promise<OpenLoopStats> {
   const searchRequest = format(
     "POST",
     "/api/pickjobs/search",
-    JSON.stringify({
-      query: { and: [{ facilityRef: { eq: job.seed.facilityId } }, { status: { eq: "OPEN" } }] },
-      sort: [{ targetTime: "ASC" }],
-      size: 20,
-    }),
+    JSON.stringify(pickJobSearchBody(job.seed.facilityId)),
   );
   const startBody = JSON.stringify({ name: "START", version: 1 });
   let scheduled = 0;

@@ -14,12 +14,14 @@
  * 4. VACUUM ANALYZE (fresh statistics, and no autovacuum of the new rows during the measurement).
  *
  * Both targets get the same data. Seeded once per database: the pick job scenarios share it.
+ * {@link addPickJobs} clones more jobs from the same template into other facilities (the view
+ * scenarios' own, view-seed.ts); {@link growPickJobs} grows the table for `--scale`.
  */
 import type pg from "pg";
 import { facilityAddress } from "../support/fixtures.ts";
 import { BASELINE_TENANT } from "./baseline.ts";
 import { sendJson, type Target } from "./scenarios.ts";
-import { withDatabase } from "./seed-db.ts";
+import { oncePerDatabase, withDatabase } from "./seed-db.ts";
 
 export interface PickJobSeed {
   /** The facility the scenarios search and create in (one of the 10). */
@@ -65,7 +67,7 @@ export function pickJobBody(facilityId: string) {
 
 const iso = (expr: string) => `to_char((${expr}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** Clones the template job ($2) into rows $5..$3-1 (series numbers); $4 = the facility ids. */
+/** Clones the template job ($2) into rows $5..$3-1 (series numbers), round robin over the facility ids $4. */
 const CLONE = `
   insert into picking.pick_job
   select (jsonb_populate_record(t, jsonb_build_object(
@@ -86,7 +88,7 @@ const CLONE = `
     select gen_random_uuid() as id,
       'B' || s as short_id,
       (array['OPEN', 'OPEN', 'OPEN', 'IN_PROGRESS', 'CLOSED'])[1 + (s / ${FACILITIES}) % 5] as status,
-      ($4::text[])[1 + s % ${FACILITIES}] as facility,
+      ($4::text[])[1 + s % cardinality($4::text[])] as facility,
       'BENCH-' || s as toid,
       ${iso("statement_timestamp() - s * interval '1 second'")} as created,
       ${iso("timestamptz '2026-01-02T00:00:00Z' + ((s::bigint * 7919) % 10080) * interval '1 minute'")} as target
@@ -94,44 +96,48 @@ const CLONE = `
   ) g
   where t.tenant_id = $1 and t.id = $2::uuid`;
 
-const cache = new Map<string, Promise<PickJobSeed>>();
+/**
+ * Clones `templateId` into series numbers `from`..`to`-1 over `facilities` (none if `to` <= `from`),
+ * then VACUUM ANALYZE.
+ */
+async function cloneTemplate(
+  db: pg.Client,
+  templateId: string,
+  facilities: string[],
+  from: number,
+  to: number,
+): Promise<void> {
+  if (to > from) await db.query(CLONE, [BASELINE_TENANT, templateId, to, facilities, from]);
+  await db.query("vacuum analyze picking.pick_job");
+}
 
-export function seedPickJobs(target: Target, count: number): Promise<PickJobSeed> {
-  const url = target.databaseUrl;
-  if (!url) throw new Error(`${target.name}: no databaseUrl to seed pick jobs into`);
-  let seeded = cache.get(url);
-  if (!seeded) {
-    seeded = seed(target, count);
-    cache.set(url, seeded);
+/** Seeds `count` jobs into `target` (once per database; later calls get the first seed). */
+export const seedPickJobs: (target: Target, count: number) => Promise<PickJobSeed> = oncePerDatabase(seed);
+
+/** A facility: through the system's POST /api/facilities; the baseline (no such route) by SQL. */
+async function createFacility(target: Target, db: pg.Client, name: string): Promise<string> {
+  if (target.name === "system") {
+    return (
+      await sendJson<{ id: string }>(
+        target,
+        "POST",
+        "/api/facilities",
+        { name, address: facilityAddress },
+        201,
+      )
+    ).id;
   }
-  return seeded;
+  const { rows } = await db.query<{ id: string }>(
+    `insert into catalog.facility (tenant_id, id, version, created, last_modified, name, type, status, address)
+     values ($1, gen_random_uuid(), 1, now(), now(), $2, 'MANAGED_FACILITY', 'ONLINE', $3) returning id`,
+    [BASELINE_TENANT, name, facilityAddress],
+  );
+  return rows[0]!.id;
 }
 
 async function createFacilities(target: Target, db: pg.Client): Promise<string[]> {
   const ids: string[] = [];
-  for (let i = 0; i < FACILITIES; i++) {
-    const name = `Bench store ${i}`;
-    if (target.name === "system") {
-      ids.push(
-        (
-          await sendJson<{ id: string }>(
-            target,
-            "POST",
-            "/api/facilities",
-            { name, address: facilityAddress },
-            201,
-          )
-        ).id,
-      );
-    } else {
-      const { rows } = await db.query<{ id: string }>(
-        `insert into catalog.facility (tenant_id, id, version, created, last_modified, name, type, status, address)
-         values ($1, gen_random_uuid(), 1, now(), now(), $2, 'MANAGED_FACILITY', 'ONLINE', $3) returning id`,
-        [BASELINE_TENANT, name, facilityAddress],
-      );
-      ids.push(rows[0]!.id);
-    }
-  }
+  for (let i = 0; i < FACILITIES; i++) ids.push(await createFacility(target, db, `Bench store ${i}`));
   return ids;
 }
 
@@ -146,8 +152,7 @@ async function seed(target: Target, count: number): Promise<PickJobSeed> {
       pickJobBody(facilities[0]!),
       201,
     );
-    if (count > 1) await db.query(CLONE, [BASELINE_TENANT, template.id, count, facilities, 1]);
-    await db.query("vacuum analyze picking.pick_job");
+    await cloneTemplate(db, template.id, facilities, 1, count);
     const { rows } = await db.query<{ id: string }>(
       "select id from picking.pick_job where tenant_id = $1 order by random() limit $2",
       [BASELINE_TENANT, SAMPLE],
@@ -164,6 +169,15 @@ async function seed(target: Target, count: number): Promise<PickJobSeed> {
   });
 }
 
+/** How many jobs the bench tenant has (the clone series continues there). */
+async function countPickJobs(db: pg.Client): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    "select count(*)::int as n from picking.pick_job where tenant_id = $1",
+    [BASELINE_TENANT],
+  );
+  return rows[0]!.n;
+}
+
 /**
  * Grows a target seeded by {@link seedPickJobs} to `total` jobs of its tenant, cloned from the same
  * template over the same facilities (the series continues where the table ends), then VACUUM
@@ -173,17 +187,36 @@ export async function growPickJobs(target: Target, total: number): Promise<void>
   const seed = await seedPickJobs(target, 1);
   await withDatabase(target, async (db) => {
     const started = performance.now();
-    const { rows } = await db.query<{ n: number }>(
-      "select count(*)::int as n from picking.pick_job where tenant_id = $1",
-      [BASELINE_TENANT],
-    );
-    const have = rows[0]!.n;
+    const have = await countPickJobs(db);
     if (have >= total) return;
-    await db.query(CLONE, [BASELINE_TENANT, seed.templateId, total, seed.facilities, have]);
-    await db.query("vacuum analyze picking.pick_job");
+    await cloneTemplate(db, seed.templateId, seed.facilities, have, total);
     console.error(
       `[bench] pick jobs: grew ${target.name} from ${have} to ${total} in ` +
         `${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
+  });
+}
+
+/**
+ * A new facility named `name` (as {@link seedPickJobs} makes its 10) with `count` jobs cloned from
+ * the template of `seed` (the target's seed) as {@link seedPickJobs} clones them: the same status mix
+ * (60 % OPEN in blocks of 10), targetTimes over 7 days, the series continuing where the table ends.
+ * Returns the facility and its jobs' ids.
+ */
+export function addPickJobs(
+  target: Target,
+  seed: PickJobSeed,
+  name: string,
+  count: number,
+): Promise<{ facilityId: string; jobIds: string[] }> {
+  return withDatabase(target, async (db) => {
+    const facilityId = await createFacility(target, db, name);
+    const have = await countPickJobs(db);
+    await cloneTemplate(db, seed.templateId, [facilityId], have, have + count);
+    const { rows } = await db.query<{ id: string }>(
+      "select id from picking.pick_job where tenant_id = $1 and facility_ref = $2 order by id",
+      [BASELINE_TENANT, facilityId],
+    );
+    return { facilityId, jobIds: rows.map((r) => r.id) };
   });
 }

@@ -111,6 +111,53 @@ export function formatTable(summaries: ScenarioSummary[]): string {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
+/**
+ * One scenario against another, system against system in the same run (a view scenario against the
+ * other way to show the same view): `name` / `versus` of throughput, p50 and p99.
+ */
+export interface Comparison {
+  name: string;
+  versus: string;
+  ratio: { reqPerSec: number; p50: number; p99: number };
+}
+
+/** The comparison of each `[name, versus]` pair whose scenarios both ran. */
+export function compareScenarios(summaries: ScenarioSummary[], pairs: [string, string][]): Comparison[] {
+  const system = (name: string) => summaries.find((s) => s.name === name)?.targets.system;
+  return pairs.flatMap(([name, versus]) => {
+    const a = system(name);
+    const b = system(versus);
+    if (!a || !b) return [];
+    return [
+      {
+        name,
+        versus,
+        ratio: {
+          reqPerSec: round3(a.reqPerSec / b.reqPerSec),
+          p50: round3(a.p50Ms / b.p50Ms),
+          p99: round3(a.p99Ms / b.p99Ms),
+        },
+      },
+    ];
+  });
+}
+
+/** One line per comparison, with both scenarios' system figures. */
+export function formatComparisons(summaries: ScenarioSummary[], comparisons: Comparison[]): string {
+  const system = (name: string) => summaries.find((s) => s.name === name)!.targets.system;
+  return comparisons
+    .map(({ name, versus, ratio }) => {
+      const a = system(name);
+      const b = system(versus);
+      return (
+        `${name} / ${versus} (system, same run): ${fmt(ratio.reqPerSec, 2)}x the rate ` +
+        `(${fmt(a.reqPerSec, 0)} vs ${fmt(b.reqPerSec, 0)} per s), p50 ${fmt(ratio.p50, 2)}x ` +
+        `(${fmt(a.p50Ms, 2)} vs ${fmt(b.p50Ms, 2)} ms), p99 ${fmt(ratio.p99, 2)}x (${fmt(a.p99Ms, 2)} vs ${fmt(b.p99Ms, 2)} ms)`
+      );
+    })
+    .join("\n");
+}
+
 export function writeResults(file: string, data: unknown): void {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);

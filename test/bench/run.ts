@@ -7,7 +7,9 @@
  * pickjob-seed.ts), warm each up (not measured), then BENCH_ROUNDS interleaved rounds of "baseline,
  * system" with autocannon at BENCH_CONNECTIONS for BENCH_DURATION seconds each, so slow drift on a
  * shared machine hits both alike; each metric is the median over the rounds. Prints a table and
- * writes the figures to test/bench/results/latest.json.
+ * writes the figures to test/bench/results/latest.json. View scenarios (graphql-view, rest-view) run
+ * the same way, per view instead of per request (load.ts); a scenario naming another in
+ * `comparedWith` is also compared with it, system against system, under the table.
  *
  * Environment (all optional): BENCH_DURATION (s, 10), BENCH_WARMUP (s, 2), BENCH_ROUNDS (2),
  * BENCH_CONNECTIONS (10), BENCH_SEED (1000), BENCH_DB_POOL (10), BENCH_LOADGEN (worker|inline),
@@ -45,6 +47,8 @@ import { type MixedResult, runMixed } from "./mixed.ts";
 import { growPickJobs, seedPickJobs } from "./pickjob-seed.ts";
 import { InProcessProfiler, profileTables } from "./profile.ts";
 import {
+  compareScenarios,
+  formatComparisons,
   formatTable,
   type ScenarioSummary,
   summariseScenario,
@@ -127,7 +131,8 @@ function selectScenarios(names: string | undefined): { selected: AnyScenario[]; 
 const describe = (s: LoadStats) =>
   `${Math.round(s.reqPerSec)} req/s, p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms` +
   (s.non2xx || s.errors
-    ? ` (non-2xx ${s.non2xx}, errors ${s.errors}: ${JSON.stringify(s.statusCodes)})`
+    ? ` (non-2xx ${s.non2xx}, errors ${s.errors}: ${JSON.stringify(s.statusCodes)}` +
+      `${s.failure ? `; first: ${s.failure}` : ""})`
     : "");
 
 async function runScenario(
@@ -336,6 +341,11 @@ async function main(): Promise<void> {
       `medians; ratio = system / baseline\n`,
   );
   console.log(formatTable(summaries));
+  const comparisons = compareScenarios(
+    summaries,
+    selected.flatMap((sc) => ("comparedWith" in sc && sc.comparedWith ? [[sc.name, sc.comparedWith]] : [])),
+  );
+  if (comparisons.length) console.log(`\n${formatComparisons(summaries, comparisons)}`);
   const mixedResults: Partial<Record<TargetName, MixedResult>> = {};
   if (mixed) {
     log(
@@ -399,6 +409,7 @@ async function main(): Promise<void> {
     },
     machine: { node: process.version, platform: process.platform, cpus: availableParallelism() },
     scenarios: summaries,
+    comparisons,
     mixed: mixedResults,
     eventLatency,
   });

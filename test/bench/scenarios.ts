@@ -1,7 +1,9 @@
 /**
  * Benchmark scenarios. Each names the REST call it measures, how to build autocannon's request
  * sequence for the system and for the baseline, and optionally what to seed first. To add one,
- * write a {@link Scenario} and append it to {@link scenarios}.
+ * write a {@link Scenario} and append it to {@link scenarios}. A {@link ViewScenario} measures what
+ * a client sends for one screen (several requests, some in parallel) as one iteration: its figures
+ * are per view.
  *
  * This module is loaded by the load-generator worker too (request builders are functions, which
  * cannot be sent to a worker, so the worker imports them by scenario name): keep its imports light
@@ -14,6 +16,7 @@ import type { ItemReturnSeed } from "./itemreturn-seed.ts";
 import type { LoadUnitSeed } from "./loadunit-seed.ts";
 import type { NotificationSeed } from "./notification-seed.ts";
 import type { PickJobSeed } from "./pickjob-seed.ts";
+import type { ViewSeed } from "./view-seed.ts";
 
 export type TargetName = "baseline" | "system";
 
@@ -58,8 +61,37 @@ export interface Scenario<S = undefined> {
   baseline: RequestBuilder<S>;
 }
 
+/** How a view's requests go out: the client's own keep-alive connections to the target (load.ts). */
+export interface ViewClient {
+  /** One request with the target's headers (and `body`, JSON text); the JSON of a 2xx answer, else {@link BadAnswer}. */
+  json<T>(method: "GET" | "POST", path: string, body?: string): Promise<T>;
+}
+
+/** An answer that does not show the view: not 2xx, GraphQL errors, or other data than was seeded. */
+export class BadAnswer extends Error {}
+
+/**
+ * Builds one run's view (called once per run, in the load generator's thread): a function sending
+ * one view's requests through `client` and checking what they answered.
+ */
+export type ViewBuilder<S> = (ctx: BuildContext<S>) => (client: ViewClient) => Promise<void>;
+
+/**
+ * A scenario measured per view (load.ts' view loop): BENCH_CONNECTIONS clients each send one view's
+ * requests, the next view once the last is shown; throughput is views per second, latency a whole
+ * view's, CPU per view.
+ */
+export interface ViewScenario<S> {
+  name: string;
+  description: string;
+  seed?: Scenario<S>["seed"];
+  view: Record<TargetName, ViewBuilder<S>>;
+  /** Another scenario this one is compared with, system against system in the same run (report.ts). */
+  comparedWith?: string;
+}
+
 /** A scenario of any seed type (the list mixes them). */
-export type AnyScenario = Scenario<any>;
+export type AnyScenario = Scenario<any> | ViewScenario<any>;
 
 /** Sends one JSON request to `target` and returns the parsed body; fails unless `expect`ed. */
 export async function sendJson<T>(
@@ -171,17 +203,23 @@ const getPickJobById: RequestBuilder<PickJobSeed> = ({ seed }) => {
   ];
 };
 
+/** The page size of the pick job search and of the views. */
+const PAGE = 20;
+
 /** The scanner's work list: one facility's OPEN jobs by targetTime, first page of 20. */
+export const pickJobSearchBody = (facilityId: string) => ({
+  query: { and: [{ facilityRef: { eq: facilityId } }, { status: { eq: "OPEN" } }] },
+  sort: [{ targetTime: "ASC" }],
+  size: PAGE,
+});
+
+/** POST /api/pickjobs/search: {@link pickJobSearchBody} in the seeded facility. */
 const searchPickJobs: RequestBuilder<PickJobSeed> = ({ seed }) => [
   {
     method: "POST",
     path: "/api/pickjobs/search",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      query: { and: [{ facilityRef: { eq: seed.facilityId } }, { status: { eq: "OPEN" } }] },
-      sort: [{ targetTime: "ASC" }],
-      size: 20,
-    }),
+    body: JSON.stringify(pickJobSearchBody(seed.facilityId)),
   },
 ];
 
@@ -602,6 +640,85 @@ scenarios.push(
     system: getNotificationConfig,
     baseline: getNotificationConfig,
   } satisfies Scenario<undefined>,
+);
+
+/** Load units each job of the view facility has (view-seed.ts). */
+export const VIEW_UNITS_PER_JOB = 2;
+
+/** Seeds the view scenarios (imported lazily: pulls in pg). */
+const seedView = async (target: Target, opts: SeedOptions): Promise<ViewSeed> =>
+  (await import("./view-seed.ts")).seedView(target, opts.pickJobs);
+
+/**
+ * The view as GraphQL: the page {@link pickJobSearchBody} asks for (the filter and sort as GraphQL
+ * arguments), with line items and load units.
+ */
+export const VIEW_QUERY = `query View($f: String!) {
+  pickJobs(first: ${PAGE}, filter: {facilityRef: {eq: $f}, status: {eq: OPEN}}, sort: [{targetTime: ASC}]) {
+    edges { node { id status orderRef
+      pickLineItems { id quantity picked status article { tenantArticleId title imageUrl } }
+      loadUnits { id status } } }
+  }
+}`;
+
+/** Whether a view showed what was seeded: a page of 20 jobs, each with its load units. */
+function checkView(jobs: { loadUnits: unknown[] }[]): void {
+  if (jobs.length !== PAGE) throw new BadAnswer(`${jobs.length} pick jobs, not ${PAGE}`);
+  const job = jobs.find((j) => j.loadUnits.length !== VIEW_UNITS_PER_JOB);
+  if (job) throw new BadAnswer(`a job with ${job.loadUnits.length} load units, not ${VIEW_UNITS_PER_JOB}`);
+}
+
+/** One request: POST /graphql {@link VIEW_QUERY}. */
+const graphqlView: ViewBuilder<ViewSeed> = ({ seed }) => {
+  const body = JSON.stringify({ query: VIEW_QUERY, variables: { f: seed.facilityId } });
+  type Answer = {
+    data?: { pickJobs?: { edges: { node: { loadUnits: unknown[] } }[] } | null } | null;
+    errors?: { message: string }[];
+  };
+  return async (client) => {
+    const res = await client.json<Answer>("POST", "/graphql", body);
+    if (res.errors?.length) throw new BadAnswer(`GraphQL: ${res.errors[0]!.message}`);
+    checkView((res.data?.pickJobs?.edges ?? []).map((e) => e.node));
+  };
+};
+
+/**
+ * The same data through REST, as a client fetches it today: the search, then each job's load units,
+ * the 20 GETs in parallel (one connection each, as a client opens them).
+ */
+const restView: ViewBuilder<ViewSeed> = ({ seed }) => {
+  const search = JSON.stringify(pickJobSearchBody(seed.facilityId));
+  return async (client) => {
+    const page = await client.json<{ pickJobs: { id: string }[] }>("POST", "/api/pickjobs/search", search);
+    checkView(
+      await Promise.all(
+        page.pickJobs.map((j) =>
+          client.json<{ loadUnits: unknown[] }>("GET", `/api/pickjobs/${j.id}/loadunits`),
+        ),
+      ),
+    );
+  };
+};
+
+// The bare server has no GraphQL: its floor for this data is the REST view. graphql-view's ratio to
+// it mixes what the GraphQL layer costs with the 20 round trips it saves; the comparison the view
+// scenarios are for is graphql-view against rest-view on the system, in the same run (comparedWith).
+scenarios.push(
+  {
+    name: "graphql-view",
+    description:
+      "POST /graphql: a facility's 20 OPEN pick jobs by targetTime with line items and load units (2 each), one request per view; baseline: the REST view",
+    seed: seedView,
+    view: { system: graphqlView, baseline: restView },
+    comparedWith: "rest-view",
+  } satisfies ViewScenario<ViewSeed>,
+  {
+    name: "rest-view",
+    description:
+      "the same view through REST: POST /api/pickjobs/search, then GET /api/pickjobs/{id}/loadunits of the 20 jobs in parallel",
+    seed: seedView,
+    view: { system: restView, baseline: restView },
+  } satisfies ViewScenario<ViewSeed>,
 );
 
 export function findScenario(name: string): AnyScenario {

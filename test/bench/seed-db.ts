@@ -13,3 +13,23 @@ export async function withDatabase<T>(target: Target, fn: (db: pg.Client) => Pro
     await db.end();
   }
 }
+
+/**
+ * `seed` once per target database, for data several scenarios share: later calls (whatever their
+ * other arguments) get the first call's result.
+ */
+export function oncePerDatabase<A extends unknown[], T>(
+  seed: (target: Target, ...args: A) => Promise<T>,
+): (target: Target, ...args: A) => Promise<T> {
+  const seeded = new Map<string, Promise<T>>();
+  return (target, ...args) => {
+    const url = target.databaseUrl;
+    if (!url) throw new Error(`${target.name}: no database URL to seed into`);
+    let s = seeded.get(url);
+    if (!s) {
+      s = seed(target, ...args);
+      seeded.set(url, s);
+    }
+    return s;
+  };
+}
