@@ -101,28 +101,59 @@ export interface FuzzRequest {
   headers?: Record<string, string>;
 }
 
+export interface SendOptions {
+  /** Whether a 4xx answer's body is the expected error body (default: the platform's REST error array). */
+  isErrorBody?: (body: any) => boolean;
+  /** Stops waiting for an answer after this long and counts it as a failure ("timeout"); default: waits. */
+  timeoutMs?: number;
+}
+
+/** The platform's REST error body: an array of {summary, ...}. */
+const isRestErrorBody = (body: any): boolean => Array.isArray(body) && typeof body[0]?.summary === "string";
+
 /**
  * Sends the requests one by one with `token` (unless a request brings its own Authorization) and
  * returns what went wrong (a 5xx, a 4xx without the platform's error body, or an answer slower than
  * 2 s, or one `check` finds fault with) and how many answers had each status class ("2xx", "4xx", ...).
  * `requests` may be a generator: each request is then made after the answer to the one before it
- * (and after `check` saw that answer), so it can build on what the fuzz learnt so far.
+ * (and after `check` saw that answer), so it can build on what the fuzz learnt so far. `opts` can name
+ * another error body (e.g. GraphQL's) and a time after which a request counts as hanging.
  */
 export async function sendAll(
   sys: System,
   token: string,
   requests: Iterable<FuzzRequest>,
   check?: (res: { status: number; text: string; body: any }, req: FuzzRequest) => string | undefined,
+  opts: SendOptions = {},
 ): Promise<{ failures: string[]; classes: Record<string, number> }> {
   const failures: string[] = [];
   const classes: Record<string, number> = {};
+  const isErrorBody = opts.isErrorBody ?? isRestErrorBody;
   for (const req of requests) {
     const started = Date.now();
-    const res = await sys.api(req.method, req.path, {
+    const call = sys.api(req.method, req.path, {
       token: req.headers?.authorization ? undefined : token,
       body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
       headers: req.headers ?? {},
     });
+    let timer: NodeJS.Timeout | undefined;
+    if (opts.timeoutMs) call.catch(() => undefined); // an answer given up on may fail later, unheard
+    const res = opts.timeoutMs
+      ? await Promise.race([
+          call,
+          new Promise<undefined>((resolve) => {
+            timer = setTimeout(() => resolve(undefined), opts.timeoutMs);
+          }),
+        ])
+      : await call;
+    clearTimeout(timer);
+    if (!res) {
+      classes.timeout = (classes.timeout ?? 0) + 1;
+      failures.push(
+        `${req.method} ${req.path} ${JSON.stringify(req.body)?.slice(0, 300)} -> no answer within ${opts.timeoutMs} ms`,
+      );
+      continue;
+    }
     const ms = Date.now() - started;
     const cls = `${Math.floor(res.status / 100)}xx`;
     classes[cls] = (classes[cls] ?? 0) + 1;
@@ -133,11 +164,7 @@ export async function sendAll(
       failures.push(
         `${req.method} ${req.path} ${JSON.stringify(req.body)?.slice(0, 300)} -> ${res.status} ${res.text.slice(0, 300)}`,
       );
-    else if (
-      res.status >= 400 &&
-      req.method !== "HEAD" &&
-      !(Array.isArray(res.body) && typeof res.body[0]?.summary === "string")
-    ) {
+    else if (res.status >= 400 && req.method !== "HEAD" && !isErrorBody(res.body)) {
       failures.push(
         `${req.method} ${req.path} -> ${res.status} without the error body: ${res.text.slice(0, 200)}`,
       );

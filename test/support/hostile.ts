@@ -7,7 +7,7 @@
 import type { Fuzz } from "./fuzz.ts";
 
 /** A JSON number (or other literal) written as raw text into the body, e.g. 1e400. */
-const RAW = (text: string) => `@@RAW:${text}@@`;
+export const RAW = (text: string) => `@@RAW:${text}@@`;
 
 /** JSON text of `value`, with {@link RAW} markers replaced by their raw text. */
 export function jsonText(value: unknown): string {

@@ -80,6 +80,9 @@ export function formatError(error: unknown, log: Log, mutation = false): Formatt
           ],
     );
   }
+  // Variable coercion: graphql-js wraps its own error in another.
+  if (gql && original instanceof GraphQLError && original !== gql)
+    return formatError(original, log, mutation);
   const merCode = (original as { code?: string } | undefined)?.code;
   const mer = merCode ? MERCURIUS_CODES[merCode] : undefined;
   if (mer) {

@@ -19,7 +19,7 @@ import { gql, queryComplexity } from "./graphql-js.ts";
 const { getNamedType, getNullableType, isCompositeType, isListType } = gql;
 
 import type { DocumentNode, FragmentDefinitionNode, GraphQLSchema, SelectionSetNode } from "graphql";
-import { LIST_DEFAULT, SEARCH_DEFAULT } from "./connections.ts";
+import { LIST_DEFAULT, SEARCH_DEFAULT, SEARCH_MAX } from "./connections.ts";
 
 export interface GraphqlLimits {
   maxDepth: number;
@@ -37,7 +37,9 @@ const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) 
   const paged = f.args.some((a) => a.name === "first");
   if (paged) {
     const searched = f.args.some((a) => a.name === "last");
-    const page = Number(args.first ?? args.last ?? (searched ? SEARCH_DEFAULT : LIST_DEFAULT));
+    const asked = Number(args.first ?? args.last ?? (searched ? SEARCH_DEFAULT : LIST_DEFAULT));
+    // A page out of range fails in its resolver, but its siblings run: it costs a full page.
+    const page = Number.isInteger(asked) && asked >= 1 && asked <= SEARCH_MAX ? asked : SEARCH_MAX;
     return 1 + page * childComplexity;
   }
   const returns = getNullableType(f.type);

@@ -19,6 +19,7 @@ import { formatExecution } from "./errors.ts";
 import { installGraphiql } from "./graphiql.ts";
 import { gql } from "./graphql-js.ts";
 import { checkLimits, DEFAULT_LIMITS, type GraphqlLimits } from "./limits.ts";
+import { checkLiterals, checkSource, installRequestGuards } from "./requests.ts";
 import { buildResolvers, buildSdl } from "./schema.ts";
 
 export interface GraphqlOptions {
@@ -54,9 +55,12 @@ export async function installGraphql(
         return formatExecution(execution, c.reply?.log ?? c.req.log) as never;
       },
     });
+    scope.graphql.addHook("preParsing", async (_schema, source) => checkSource(source));
     scope.graphql.addHook("preExecution", async (schema, document, _context, variables) => {
+      checkLiterals(document);
       checkLimits(limits, schema, document, variables);
     });
+    installRequestGuards(scope);
     if (opts.graphiql) installGraphiql(scope);
   });
 }

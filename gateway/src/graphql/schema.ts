@@ -8,6 +8,7 @@
 import { Type } from "@sinclair/typebox";
 import type { ValueNode } from "graphql";
 import type { IResolvers } from "mercurius";
+import { checkJsonValue } from "../plugins/json.ts";
 import { Filters } from "../schemas/common.ts";
 import type { GqlContext } from "./context.ts";
 import { gql } from "./graphql-js.ts";
@@ -89,16 +90,8 @@ export function buildSdl(modules: readonly GraphModule[] = MODULES): string {
 
 const { Kind } = gql;
 
-const passThrough = (name: string, description: string, parseLiteral: (ast: ValueNode) => unknown) =>
-  new gql.GraphQLScalarType({
-    name,
-    description,
-    serialize: (v) => v,
-    parseValue: (v) => v,
-    parseLiteral,
-  });
-
-function literal(ast: ValueNode): unknown {
+/** A JSON literal's value; variables inside it are resolved (`{ v: $v }`). */
+function literal(ast: ValueNode, variables: Record<string, unknown> | null | undefined): unknown {
   switch (ast.kind) {
     case Kind.STRING:
     case Kind.ENUM:
@@ -111,13 +104,38 @@ function literal(ast: ValueNode): unknown {
     case Kind.NULL:
       return null;
     case Kind.LIST:
-      return ast.values.map(literal);
+      return ast.values.map((v) => literal(v, variables));
     case Kind.OBJECT:
-      return Object.fromEntries(ast.fields.map((f) => [f.name.value, literal(f.value)]));
+      return Object.fromEntries(ast.fields.map((f) => [f.name.value, literal(f.value, variables)]));
+    case Kind.VARIABLE:
+      return variables?.[ast.name.value] ?? null;
     default:
       return undefined;
   }
 }
+
+/** A JSON value as the REST door takes it: finite numbers, safe integers, no NUL, no __proto__ keys. */
+const checked = (value: unknown) => {
+  checkJsonValue(value);
+  return value;
+};
+
+const SCALARS = {
+  DateTime: new gql.GraphQLScalarType({
+    name: "DateTime",
+    description: "ISO 8601 instant",
+    serialize: (v) => v,
+    parseValue: (v) => checked(v),
+    parseLiteral: (ast) => (ast.kind === Kind.STRING ? checked(ast.value) : undefined),
+  }),
+  JSON: new gql.GraphQLScalarType({
+    name: "JSON",
+    description: "Any JSON value",
+    serialize: (v) => v,
+    parseValue: (v) => checked(v),
+    parseLiteral: (ast, variables) => checked(literal(ast, variables)),
+  }),
+};
 
 /** Every module's resolvers plus the scalars. */
 export function buildResolvers(modules: readonly GraphModule[] = MODULES): IResolvers<Args, GqlContext> {
@@ -127,11 +145,5 @@ export function buildResolvers(modules: readonly GraphModule[] = MODULES): IReso
       out[type] = { ...(out[type] ?? {}), ...(fields as Record<string, unknown>) };
     }
   }
-  return {
-    ...(out as IResolvers<Args, GqlContext>),
-    DateTime: passThrough("DateTime", "ISO 8601 instant", (ast) =>
-      ast.kind === Kind.STRING ? ast.value : undefined,
-    ),
-    JSON: passThrough("JSON", "Any JSON value", literal),
-  };
+  return { ...(out as IResolvers<Args, GqlContext>), ...SCALARS };
 }

@@ -104,7 +104,19 @@ export function clientErrorHandler(err: NodeJS.ErrnoException & { rawPacket?: un
               "It is not valid HTTP/1.1 (e.g. a control character in a header, or Content-Length together with Transfer-Encoding).",
             code: "MALFORMED_REQUEST",
           };
-  const body = JSON.stringify([item]);
+  // GraphQL clients get GraphQL's error shape (the request line tells: `GET /graphql?...`).
+  const head = Buffer.isBuffer(err.rawPacket) ? err.rawPacket.subarray(0, 32).toString("latin1") : "";
+  const body = /^[A-Z]+ \/graphql[?/ ]/.test(head)
+    ? JSON.stringify({
+        data: null,
+        errors: [
+          {
+            message: item.description ?? item.summary,
+            extensions: { code: item.code, kind: "INVALID", status },
+          },
+        ],
+      })
+    : JSON.stringify([item]);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +

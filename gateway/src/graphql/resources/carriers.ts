@@ -1,5 +1,10 @@
 /** Carriers, their configuration (with its country service mappings) and transit time (the carriers service). */
-import { Carrier, CarrierConfiguration, TransitTimeConfiguration } from "../../routes/carriers/schemas.ts";
+import {
+  Carrier,
+  CarrierConfiguration,
+  StrippedCarriers,
+  TransitTimeConfiguration,
+} from "../../routes/carriers/schemas.ts";
 import { defineConnection, LIST_ARGS, listConnection, listPage } from "../connections.ts";
 import { type GqlContext, loader, need, parseDoc, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
@@ -31,19 +36,25 @@ function loadConfiguration(c: GqlContext, carrierId: string) {
   }).load(carrierId);
 }
 
+const configurationOf = (carrier: { id: string }, _: Args, c: GqlContext) => loadConfiguration(c, carrier.id);
+
 export const carriers: GraphModule = {
   define(t) {
     t.outputType(Carrier);
     t.outputType(CarrierConfiguration);
     t.outputType(TransitTimeConfiguration);
-    const list = defineConnection(t, "Carrier", "carrier");
-    t.extend("Carrier", [
-      `"The carrier's configuration with its country service mappings (CARRIER_READ)."\n  configuration: CarrierConfiguration @semanticNonNull`,
-    ]);
+    // The list answers what GET /api/carriers does: the carrier without credentials and parcel defaults.
+    const stripped = t.outputType(StrippedCarriers.properties.carriers.items);
+    const list = defineConnection(t, stripped, "carrier");
+    for (const type of ["Carrier", stripped]) {
+      t.extend(type, [
+        `"The carrier's configuration with its country service mappings (CARRIER_READ)."\n  configuration: CarrierConfiguration @semanticNonNull`,
+      ]);
+    }
     return {
       query: [
         `"A carrier by id (CARRIER_READ)."\ncarrier(id: ID!): Carrier @semanticNonNull`,
-        `"Carriers, as GET /api/carriers (CARRIER_READ); pages forward."\ncarriers(${LIST_ARGS}): ${list} @semanticNonNull`,
+        `"Carriers, as GET /api/carriers (the list's fields; carrier(id) has them all) (CARRIER_READ); pages forward."\ncarriers(${LIST_ARGS}): ${list} @semanticNonNull`,
         `"The tenant's transit time configuration (CARRIER_READ)."\ntransitTimeConfiguration: TransitTimeConfiguration @semanticNonNull`,
       ],
     };
@@ -70,8 +81,7 @@ export const carriers: GraphModule = {
         return parseDoc(res.configuration?.documentJson);
       },
     },
-    Carrier: {
-      configuration: (carrier: { id: string }, _: Args, c: GqlContext) => loadConfiguration(c, carrier.id),
-    },
+    Carrier: { configuration: configurationOf },
+    StrippedCarrier: { configuration: configurationOf },
   },
 };

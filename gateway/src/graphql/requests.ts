@@ -1,0 +1,187 @@
+/**
+ * What /graphql refuses before GraphQL runs, with REST's door rules where they apply:
+ *
+ * - bodies are JSON (`application/json`, checked by the gateway's strict parser: UTF-8, nesting,
+ *   numbers, keys); `application/graphql` is a 415 (GraphQL over HTTP no longer defines it, and
+ *   its text would bypass those checks);
+ * - GET: `variables` must be a JSON object (as deep as a REST body at most) and `operationName`
+ *   must name an operation of the document (an empty one, GET or POST, names none: as if absent);
+ * - POST: a body without `query` (and no persisted query hash) is a 400, not "unknown persisted query";
+ * - the document: brackets nested at most {@link MAX_SOURCE_NESTING} deep before it is parsed (a
+ *   bracket bomb costs a scan, not a parser's stack), input values nested at most as deep as a REST
+ *   body ({@link JSON_LIMITS}); other methods are a 405.
+ */
+import { AppError, invalid } from "@fop/kit/errors";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { DocumentNode, ValueNode } from "graphql";
+import { JSON_LIMITS, nestingDepth } from "../plugins/json.ts";
+import { gql } from "./graphql-js.ts";
+
+/** Brackets ({, [, () nested in a document's text: selections (15 deep at most) plus input values. */
+export const MAX_SOURCE_NESTING = 64;
+
+/** The deepest bracket nesting of a GraphQL document's text (strings and comments skipped), stopping past `max`. */
+export function sourceNesting(source: string, max: number): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "#") {
+      while (i < source.length && source[i] !== "\n") i++;
+    } else if (c === '"') {
+      if (source.startsWith('"""', i)) {
+        // A block string ends at the first """ that is not escaped (\""").
+        let end = source.indexOf('"""', i + 3);
+        while (end > 0 && source[end - 1] === "\\") end = source.indexOf('"""', end + 3);
+        i = end < 0 ? source.length : end + 2;
+      } else {
+        for (i++; i < source.length && source[i] !== '"' && source[i] !== "\n"; i++)
+          if (source[i] === "\\") i++;
+      }
+    } else if (c === "{" || c === "[" || c === "(") {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > max) return deepest;
+    } else if (c === "}" || c === "]" || c === ")") {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+/** The deepest nesting of the input values (objects, lists) written in `document`. */
+export function literalNesting(document: DocumentNode): number {
+  const depth = (v: ValueNode): number =>
+    v.kind === gql.Kind.OBJECT
+      ? 1 + Math.max(0, ...v.fields.map((f) => depth(f.value)))
+      : v.kind === gql.Kind.LIST
+        ? 1 + Math.max(0, ...v.values.map(depth))
+        : 0;
+  let deepest = 0;
+  gql.visit(document, {
+    Argument: (node) => {
+      deepest = Math.max(deepest, depth(node.value));
+      return false;
+    },
+  });
+  return deepest;
+}
+
+/** Throws for a document whose text is nested too deeply to parse safely. */
+export function checkSource(source: string): void {
+  if (sourceNesting(source, MAX_SOURCE_NESTING) > MAX_SOURCE_NESTING) {
+    throw invalid(
+      "QUERY_TOO_NESTED",
+      `Brackets may be nested at most ${MAX_SOURCE_NESTING} levels deep in a query.`,
+    );
+  }
+}
+
+/** Throws for input values written deeper than a REST body may be. */
+export function checkLiterals(document: DocumentNode): void {
+  if (literalNesting(document) > JSON_LIMITS.maxDepth) {
+    throw invalid(
+      "NESTING_TOO_DEEP",
+      `Input objects and lists may be nested at most ${JSON_LIMITS.maxDepth} levels deep.`,
+    );
+  }
+}
+
+function checkGet(req: FastifyRequest): void {
+  const q = req.query as { query?: unknown; variables?: unknown; operationName?: unknown };
+  // An empty operationName names none (mercurius would look an operation "" up and fail).
+  if (q.operationName === "") q.operationName = undefined;
+  if (typeof q.variables === "string" && q.variables !== "") {
+    const bytes = Buffer.from(q.variables, "utf8");
+    if (nestingDepth(bytes, JSON_LIMITS.maxDepth) > JSON_LIMITS.maxDepth) {
+      throw invalid(
+        "NESTING_TOO_DEEP",
+        `variables may be nested at most ${JSON_LIMITS.maxDepth} levels deep.`,
+        "variables",
+      );
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(q.variables);
+    } catch {
+      throw invalid("MALFORMED_JSON", "variables is not valid JSON.", "variables");
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw invalid("INVALID_VARIABLES", "variables must be a JSON object.", "variables");
+    }
+  }
+  if (typeof q.query !== "string") return;
+  checkSource(q.query);
+  let document: DocumentNode;
+  try {
+    document = gql.parse(q.query);
+  } catch {
+    return; // mercurius answers the syntax error
+  }
+  const name = typeof q.operationName === "string" && q.operationName !== "" ? q.operationName : undefined;
+  if (!gql.getOperationAST(document, name)) {
+    throw invalid(
+      "OPERATION_NOT_FOUND",
+      name
+        ? `operationName ${JSON.stringify(name.slice(0, 100))} names no operation of the document.`
+        : "The document has several operations (or none): name the one to run in operationName.",
+      "operationName",
+    );
+  }
+}
+
+function checkPost(req: FastifyRequest): void {
+  const body = req.body as
+    | { query?: unknown; operationName?: unknown; extensions?: { persistedQuery?: unknown } }
+    | undefined;
+  if (body && typeof body === "object" && body.operationName === "") body.operationName = undefined;
+  if (
+    body &&
+    typeof body === "object" &&
+    !Array.isArray(body) &&
+    body.query === undefined &&
+    !body.extensions?.persistedQuery
+  ) {
+    throw invalid("MISSING_QUERY", "Send the GraphQL document in `query`.", "query");
+  }
+}
+
+/** The guards, for the scope /graphql is registered in. */
+export function installRequestGuards(scope: FastifyInstance): void {
+  scope.addHook("onRequest", async (req) => {
+    if (req.routeOptions.url !== "/graphql") return;
+    const type = String(req.headers["content-type"] ?? "")
+      .split(";")[0]!
+      .trim()
+      .toLowerCase();
+    if (type === "application/graphql") {
+      throw new AppError("unsupported_media_type", {
+        code: "UNSUPPORTED_MEDIA_TYPE",
+        description: "Send GraphQL requests as application/json ({query, variables, operationName}).",
+      });
+    }
+  });
+  scope.addHook("preHandler", async (req) => {
+    if (req.routeOptions.url !== "/graphql") return;
+    if (req.method === "GET") checkGet(req);
+    else if (req.method === "POST") checkPost(req);
+  });
+  scope.route({
+    method: ["PUT", "PATCH", "DELETE"],
+    url: "/graphql",
+    config: { auth: false },
+    handler: async (_req, reply) =>
+      reply
+        .code(405)
+        .header("allow", "GET, POST")
+        .send({
+          data: null,
+          errors: [
+            {
+              message: "/graphql takes GET (queries) and POST.",
+              extensions: { code: "METHOD_NOT_ALLOWED", kind: "INVALID", status: 405 },
+            },
+          ],
+        }),
+  });
+}
