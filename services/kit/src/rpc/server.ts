@@ -33,6 +33,7 @@ import {
 } from "../otel.ts";
 import { recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
 import { toConnectError } from "./errors.ts";
+import { REFLECTION_SERVICES, registerReflection } from "./reflection.ts";
 
 export interface ServiceRuntime {
   /** Service name, e.g. "catalog". */
@@ -43,7 +44,8 @@ export interface ServiceRuntime {
   ready: () => Promise<boolean>;
 }
 
-const HEALTH = Health.typeName;
+/** The services every process serves besides its own: health checks and server reflection. */
+const INFRASTRUCTURE = new Set([Health.typeName, ...REFLECTION_SERVICES]);
 
 /** The h2c server answering RPCs (see {@link buildRpcServer}). */
 export interface RpcServer {
@@ -108,7 +110,7 @@ function observeInterceptor(rt: ServiceRuntime): Interceptor {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const operation = `${req.service.typeName}/${req.method.name}`;
       rt.metrics.requestDuration.observe({ operation, outcome }, seconds);
-      if (req.service.typeName !== HEALTH && rt.logger.isLevelEnabled("debug")) {
+      if (!INFRASTRUCTURE.has(req.service.typeName) && rt.logger.isLevelEnabled("debug")) {
         rt.logger.debug(
           {
             rpc: operation,
@@ -153,10 +155,13 @@ function deadlineInterceptor(): Interceptor {
   };
 }
 
-/** Tenant, principal and client from the gateway's headers, for every RPC but health checks. */
+/**
+ * Tenant, principal and client from the gateway's headers, for every RPC but health checks and
+ * server reflection (which describes the schema only, never a tenant's data).
+ */
 function contextInterceptor(): Interceptor {
   return (next) => async (req) => {
-    if (req.service.typeName !== HEALTH) {
+    if (!INFRASTRUCTURE.has(req.service.typeName)) {
       req.contextValues.set(requestContextKey, contextFromHeaders(req.header, currentTraceId()));
     }
     return next(req);
@@ -164,9 +169,10 @@ function contextInterceptor(): Interceptor {
 }
 
 /**
- * Builds (does not listen) the h2c RPC server with the kit's interceptors and the health service.
- * Unary Connect calls with a binary body take connect-h2.ts's fast path; every other request
- * (gRPC, gRPC-web, Connect JSON or GET, compressed, streaming) connect-node's full handler, with the
+ * Builds (does not listen) the h2c RPC server with the kit's interceptors, the health service and
+ * gRPC server reflection of everything it serves (reflection.ts). Unary Connect calls with a binary
+ * body take connect-h2.ts's fast path; every other request (gRPC, gRPC-web, Connect JSON or GET,
+ * compressed, streaming, so reflection's bidi streams too) connect-node's full handler, with the
  * same routes and interceptors.
  */
 export async function buildRpcServer(
@@ -193,6 +199,7 @@ export async function buildRpcServer(
         };
       },
     });
+    registerReflection(router);
   });
   const fallback = connectNodeAdapter({
     routes: recorded.routes,
