@@ -45,6 +45,13 @@ describe("audit log", () => {
     const result = await auditsOf(created.body.id, 3);
     expect(result.total).toBe(3);
     const audits = result.audits;
+    // Pages of the list keep the total of all matches, also past the last record.
+    const page = (after: string) =>
+      api("GET", `/api/audits?entityRef=${created.body.id}&size=2${after ? `&startAfterId=${after}` : ""}`);
+    const ids = audits.map((a: any) => a.id);
+    expect((await page("")).body).toMatchObject({ total: 3, audits: [{ id: ids[0] }, { id: ids[1] }] });
+    expect((await page(ids[1])).body).toMatchObject({ total: 3, audits: [{ id: ids[2] }] });
+    expect((await page(ids[2])).body).toEqual({ total: 3, audits: [] });
     expect(audits.map((a: any) => a.entityVersion)).toEqual([1, 2, 3]);
     expect(audits.map((a: any) => a.operation.name)).toEqual([
       "CATEGORY_CREATED",

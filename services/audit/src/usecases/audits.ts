@@ -171,22 +171,23 @@ export async function listAudits(deps: AuditDeps, ctx: RequestContext, f: AuditF
     if (f.trace !== undefined) parts.push(`t.trace = ${b.param(f.trace, "text")}`);
     return parts.join(" and ");
   };
-  const page = new SqlBuilder();
-  const conditions = [filter(page)];
-  if (f.startAfterId) conditions.push(`t.id > ${page.param(f.startAfterId, "uuid")}`);
-  const counting = new SqlBuilder();
-  const where = filter(counting);
-  const [rows, [count]] = await Promise.all([
-    query<AuditRow>(deps.db, {
-      text: `select t.* from ${SCHEMA}.audit_record t where ${conditions.join(" and ")} order by t.id limit ${page.param(f.size, "int")}`,
-      params: page.params,
-    }),
-    query<{ n: number }>(deps.db, {
-      text: `select count(*)::int as n from ${SCHEMA}.audit_record t where ${where}`,
-      params: counting.params,
-    }),
-  ]);
-  return { audits: rows.map(toAudit), total: count?.n ?? 0 };
+  // Page and total in one statement (one snapshot): two statements on the pool could see a record
+  // arrive between them (a total lower than the page). The lateral join keeps the count's row when
+  // the page is empty.
+  const b = new SqlBuilder();
+  const counted = filter(b);
+  const conditions = [filter(b)];
+  if (f.startAfterId) conditions.push(`t.id > ${b.param(f.startAfterId, "uuid")}`);
+  const rows = await query<AuditRow & { __total: number }>(deps.db, {
+    text: `select c.__total, p.* from (select count(*)::int as __total from ${SCHEMA}.audit_record t where ${counted}) c
+      left join lateral (select t.* from ${SCHEMA}.audit_record t where ${conditions.join(" and ")} order by t.id limit ${b.param(f.size, "int")}) p on true
+      order by p.id`,
+    params: b.params,
+  });
+  return {
+    audits: rows.filter((r) => r.id !== null).map(({ __total: _, ...row }) => toAudit(row as AuditRow)),
+    total: rows[0]?.__total ?? 0,
+  };
 }
 
 /** What `POST /api/audits/search` may filter and sort on. */
