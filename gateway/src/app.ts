@@ -79,7 +79,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
       ms / 1000,
     );
     if (route.startsWith("/api/") || route.startsWith("/graphql")) {
-      const trace = String(reply.getHeader("traceresponse") ?? "").split("-")[1];
+      // The request's server span, as the kit logger names trace context fields (absent with tracing off).
+      const [, trace_id, span_id, trace_flags] = String(reply.getHeader("traceresponse") ?? "").split("-");
       req.log.info(
         {
           tenant: req.ctx?.tenant,
@@ -87,7 +88,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
           route,
           status: reply.statusCode,
           ms: Math.round(ms * 100) / 100,
-          traceId: trace,
+          trace_id,
+          span_id,
+          trace_flags,
           ...(req.clientApp ? { clientApp: `${req.clientApp.name}/${req.clientApp.version}` } : {}),
         },
         "request",

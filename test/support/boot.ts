@@ -109,6 +109,9 @@ export interface System {
 export interface SystemOptions {
   /** Services to run as child processes (so a test can SIGKILL them) instead of in-process. */
   childProcesses?: ServiceName[];
+  /** Run the gateway as a child process too (`node --import @fop/kit/otel-register gateway/src/main.ts`). */
+  gatewayChildProcess?: boolean;
+  /** Gateway configuration (and, for a gateway child process, its environment: OTEL_* ...). */
   gatewayEnv?: Record<string, string>;
   /** Environment for every service (e.g. OUTBOX_POLL_MS). */
   serviceEnv?: Record<string, string>;
@@ -144,47 +147,21 @@ export async function bootSystem(
       configs[name].PORT = String(await freePort());
       configs[name].ADMIN_PORT = String(await freePort());
     }
-    const child = spawn(
-      process.execPath,
-      [
-        "--conditions=source",
-        ...(opts.nodeArgs?.(name) ?? []),
-        "--import",
-        "@fop/kit/otel-register",
-        path.join(REPO_ROOT, `services/${name}/src/main.ts`),
-      ],
-      {
-        env: { ...process.env, ...configs[name], LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn" },
-        stdio: ["ignore", "inherit", "inherit"],
-      },
-    );
-    children.set(name, child);
     const adminUrl = `http://127.0.0.1:${configs[name].ADMIN_PORT}`;
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const child = spawnMain(
+      `services/${name}/src/main.ts`,
+      configs[name],
+      `${adminUrl}/readyz`,
+      opts.nodeArgs?.(name),
+    );
+    children.set(name, child.process);
     services[name] = {
-      pid: child.pid,
+      pid: child.process.pid,
       rpcUrl: `http://127.0.0.1:${configs[name].PORT}`,
       adminUrl,
-      close: async () => {
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill("SIGCONT"); // a stopped process would not see the SIGTERM
-          child.kill("SIGTERM");
-        }
-        await exited;
-      },
+      close: child.close,
     };
-    for (let i = 0; i < 300; i++) {
-      if (
-        await fetch(`${adminUrl}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        return;
-      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`${name} did not become ready`);
+    await child.ready;
   };
   for (const name of Object.keys(MODULES) as ServiceName[]) {
     configs[name] = {
@@ -225,25 +202,34 @@ export async function bootSystem(
     configs[name].ADMIN_PORT = new URL(services[name].adminUrl).port;
   }
   const keyFile = path.join(mkdtempSync(path.join(tmpdir(), "fop-test-")), "key.json");
-  const gateway = await createGateway(
-    loadConfig(gatewayConfig, {
-      PORT: "0",
-      CATALOG_URL: services.catalog.rpcUrl,
-      AUDIT_URL: services.audit.rpcUrl,
-      PICKING_URL: services.picking.rpcUrl,
-      LOADUNITS_URL: services.loadunits.rpcUrl,
-      CARRIERS_URL: services.carriers.rpcUrl,
-      RETURNS_URL: services.returns.rpcUrl,
-      NOTIFICATIONS_URL: services.notifications.rpcUrl,
-      AUTH_DEV_KEY_FILE: keyFile,
-      RATE_LIMIT_ENABLED: "false",
-      ...opts.gatewayEnv,
-    }),
-    { logger },
-  );
-  await gateway.listen({ host: "127.0.0.1", port: 0 });
-  const address = gateway.server.address();
-  const baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  const gatewayVars: Record<string, string> = {
+    PORT: "0",
+    CATALOG_URL: services.catalog.rpcUrl,
+    AUDIT_URL: services.audit.rpcUrl,
+    PICKING_URL: services.picking.rpcUrl,
+    LOADUNITS_URL: services.loadunits.rpcUrl,
+    CARRIERS_URL: services.carriers.rpcUrl,
+    RETURNS_URL: services.returns.rpcUrl,
+    NOTIFICATIONS_URL: services.notifications.rpcUrl,
+    AUTH_DEV_KEY_FILE: keyFile,
+    RATE_LIMIT_ENABLED: "false",
+    ...opts.gatewayEnv,
+  };
+  let baseUrl: string;
+  let closeGateway: () => Promise<void>;
+  if (opts.gatewayChildProcess) {
+    gatewayVars.PORT = String(await freePort());
+    baseUrl = `http://127.0.0.1:${gatewayVars.PORT}`;
+    const child = spawnMain("gateway/src/main.ts", gatewayVars, `${baseUrl}/readyz`);
+    closeGateway = child.close;
+    await child.ready;
+  } else {
+    const gateway = await createGateway(loadConfig(gatewayConfig, gatewayVars), { logger });
+    await gateway.listen({ host: "127.0.0.1", port: 0 });
+    const address = gateway.server.address();
+    baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    closeGateway = () => gateway.close();
+  }
 
   const api: System["api"] = async (method, p, o = {}) => {
     const headers: Record<string, string> = { accept: "application/json", ...o.headers };
@@ -300,7 +286,7 @@ export async function bootSystem(
     },
     restartService: (name) => boot(name),
     close: async () => {
-      await gateway.close();
+      await closeGateway();
       for (const name of Object.keys(services) as ServiceName[]) await services[name].close();
       const { connect } = await import("@nats-io/transport-node");
       const { jetstreamManager } = await import("@nats-io/jetstream");
@@ -310,6 +296,54 @@ export async function bootSystem(
         await nc.close();
       }
       await db.drop();
+    },
+  };
+}
+
+/**
+ * Starts `main` (relative to the repository) as a service is deployed (`node --import
+ * @fop/kit/otel-register`) with `env` on top of this process's environment; `ready` settles once
+ * `readyUrl` answers 2xx (and fails if the process exits first). `close` sends SIGTERM (graceful
+ * shutdown, which flushes its spans) and waits for the exit.
+ */
+function spawnMain(
+  main: string,
+  env: Record<string, string>,
+  readyUrl: string,
+  nodeArgs: string[] = [],
+): { process: ChildProcess; ready: Promise<void>; close: () => Promise<void> } {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=source", ...nodeArgs, "--import", "@fop/kit/otel-register", path.join(REPO_ROOT, main)],
+    {
+      env: { ...process.env, ...env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn" },
+      stdio: ["ignore", "inherit", "inherit"],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const ready = (async () => {
+    for (let i = 0; i < 300; i++) {
+      if (
+        await fetch(readyUrl).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
+      if (child.exitCode !== null) throw new Error(`${main} exited with ${child.exitCode}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${main} did not become ready`);
+  })();
+  return {
+    process: child,
+    ready,
+    close: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGCONT"); // a stopped process would not see the SIGTERM
+        child.kill("SIGTERM");
+      }
+      await exited;
     },
   };
 }

@@ -1,9 +1,17 @@
 /**
  * A server span per request, child of the caller's traceparent, active for every hook and the
  * handler (so RPC client spans and the services' spans join it). Every response carries the W3C
- * `traceresponse` header with the trace id.
+ * `traceresponse` header with the trace id (none with tracing off: OTEL_SDK_DISABLED=true).
  */
-import { extractTraceContext, otelContext, otelTrace, SpanKind, SpanStatusCode, tracer } from "@fop/kit/otel";
+import {
+  extractTraceContext,
+  otelContext,
+  otelTrace,
+  SpanKind,
+  SpanStatusCode,
+  traceResponseHeader,
+  tracer,
+} from "@fop/kit/otel";
 import type { Span } from "@opentelemetry/api";
 import type { FastifyInstance } from "fastify";
 
@@ -30,12 +38,10 @@ export function installTracing(app: FastifyInstance): void {
       parent,
     );
     (req as WithSpan)[SPAN] = span;
-    const sc = span.spanContext();
-    reply.header(
-      "traceresponse",
-      `00-${sc.traceId}-${sc.spanId}-${sc.traceFlags.toString(16).padStart(2, "0")}`,
-    );
-    otelContext.with(otelTrace.setSpan(parent, span), done);
+    const ctx = otelTrace.setSpan(parent, span);
+    const traceresponse = traceResponseHeader(ctx);
+    if (traceresponse) reply.header("traceresponse", traceresponse);
+    otelContext.with(ctx, done);
   });
   app.addHook("onResponse", (req, reply, done) => {
     const span = (req as WithSpan)[SPAN];

@@ -1,9 +1,12 @@
 import { pino } from "pino";
-import { currentTraceId } from "./otel.ts";
+import { traceLogFields } from "./otel.ts";
 
 export type Logger = pino.Logger;
 
-/** The process logger: pino JSON, the active trace id on every line (to stdout unless `destination`). */
+/**
+ * The process logger: pino JSON (to stdout unless `destination`); every line logged under a span
+ * carries its `trace_id`, `span_id` and `trace_flags` (the OpenTelemetry names for them in logs).
+ */
 export function createLogger(opts: {
   service: string;
   level?: string;
@@ -14,10 +17,7 @@ export function createLogger(opts: {
     level: opts.level ?? "info",
     base: { service: opts.service },
     timestamp: pino.stdTimeFunctions.isoTime,
-    mixin() {
-      const traceId = currentTraceId();
-      return traceId ? { traceId } : {};
-    },
+    mixin: () => traceLogFields() ?? {},
     redact: { paths: ["req.headers.authorization", "authorization"], censor: "[redacted]" },
   };
   return opts.destination ? pino(options, opts.destination) : pino(options);

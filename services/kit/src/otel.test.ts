@@ -1,7 +1,26 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from "@opentelemetry/api";
+import { containerDetector } from "@opentelemetry/resource-detector-container";
+import {
+  hostDetector,
+  osDetector,
+  processDetector,
+  resourceAttributesEnvDetector,
+  serviceInstanceIdDetector,
+  serviceNameEnvDetector,
+} from "@opentelemetry/resources";
 import { SamplingDecision } from "@opentelemetry/sdk-trace";
 import { describe, expect, it } from "vitest";
-import { samplerFromEnv } from "./otel.ts";
+import {
+  resourceDetectorsFromEnv,
+  samplerFromEnv,
+  serviceNameOf,
+  traceLogFields,
+  traceResponseHeader,
+  tracesExportersFromEnv,
+} from "./otel.ts";
 
 /** The sampler's decision for a new trace id, as a root span or under a parent with `sampled`. */
 function decide(name: string | undefined, arg: string | undefined, traceId: string, parent?: boolean) {
@@ -45,5 +64,78 @@ describe("samplerFromEnv (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG)", () => 
     expect(() => samplerFromEnv("sometimes", undefined)).toThrow(/OTEL_TRACES_SAMPLER/);
     expect(() => samplerFromEnv("traceidratio", "2")).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
     expect(() => samplerFromEnv("parentbased_traceidratio", "half")).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
+  });
+});
+
+describe("tracesExportersFromEnv (OTEL_TRACES_EXPORTER)", () => {
+  it.each([
+    [{}, ["none"]],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }, ["otlp"]],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/v1/traces" }, ["otlp"]],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: "  " }, ["none"]],
+    [{ OTEL_TRACES_EXPORTER: "none", OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }, ["none"]],
+    [{ OTEL_TRACES_EXPORTER: "console" }, ["console"]],
+    [{ OTEL_TRACES_EXPORTER: " otlp , console,otlp," }, ["otlp", "console"]],
+    [{ OTEL_TRACES_EXPORTER: "" }, ["none"]],
+  ])("%j -> %j", (env, want) => {
+    expect(tracesExportersFromEnv(env)).toEqual(want);
+  });
+
+  it("refuses unknown exporters and none with others", () => {
+    expect(() => tracesExportersFromEnv({ OTEL_TRACES_EXPORTER: "jaeger" })).toThrow(
+      /OTEL_TRACES_EXPORTER "jaeger"/,
+    );
+    expect(() => tracesExportersFromEnv({ OTEL_TRACES_EXPORTER: "OTLP" })).toThrow(/OTEL_TRACES_EXPORTER/);
+    expect(() => tracesExportersFromEnv({ OTEL_TRACES_EXPORTER: "none,console" })).toThrow(/none excludes/);
+  });
+});
+
+describe("resourceDetectorsFromEnv (OTEL_NODE_RESOURCE_DETECTORS)", () => {
+  const env = [resourceAttributesEnvDetector, serviceNameEnvDetector];
+  const all = [serviceInstanceIdDetector, processDetector, hostDetector, osDetector, containerDetector];
+  it.each([
+    [undefined, [...all, ...env]],
+    ["all", [...all, ...env]],
+    ["none", env],
+    ["env", env],
+    ["container, host,container", [containerDetector, hostDetector, ...env]],
+  ])("%s", (value, want) => {
+    expect(resourceDetectorsFromEnv({ OTEL_NODE_RESOURCE_DETECTORS: value })).toEqual(want);
+  });
+
+  it("refuses unknown detectors", () => {
+    expect(() => resourceDetectorsFromEnv({ OTEL_NODE_RESOURCE_DETECTORS: "host,gcp" })).toThrow(/"gcp"/);
+  });
+});
+
+describe("serviceNameOf (the default service.name)", () => {
+  it("is the unscoped name of the nearest package.json above the main module", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "svc-name-"));
+    mkdirSync(path.join(root, "services/catalog/src"), { recursive: true });
+    mkdirSync(path.join(root, "services/catalog/src/nested"), { recursive: true });
+    writeFileSync(path.join(root, "services/catalog/package.json"), JSON.stringify({ name: "@fop/catalog" }));
+    writeFileSync(
+      path.join(root, "services/catalog/src/nested/package.json"),
+      JSON.stringify({ type: "module" }),
+    );
+    expect(serviceNameOf(path.join(root, "services/catalog/src/main.ts"))).toBe("catalog");
+    expect(serviceNameOf(path.join(root, "services/catalog/src/nested/x.ts"))).toBe("catalog");
+    expect(serviceNameOf(path.join(root, "elsewhere/main.ts"))).toBe("fop");
+    expect(serviceNameOf(undefined)).toBe("fop");
+    expect(serviceNameOf(path.resolve(import.meta.dirname, "../../../gateway/src/main.ts"))).toBe("gateway");
+  });
+});
+
+describe("trace context outside a span", () => {
+  const invalid = trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: "0".repeat(32),
+    spanId: "0".repeat(16),
+    traceFlags: TraceFlags.NONE,
+  });
+  it("gives no traceresponse and no log fields for no span or an invalid one (tracing off)", () => {
+    expect(traceResponseHeader(ROOT_CONTEXT)).toBe("");
+    expect(traceResponseHeader(invalid)).toBe("");
+    expect(traceLogFields(ROOT_CONTEXT)).toBeUndefined();
+    expect(traceLogFields(invalid)).toBeUndefined();
   });
 });

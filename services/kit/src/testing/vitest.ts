@@ -16,7 +16,6 @@ export function testConfig(opts: { include?: string[]; timeoutMs?: number } = {}
       hookTimeout: 60_000,
       pool: "forks",
       maxWorkers: 2,
-      env: { OTEL_TRACES_EXPORTER: "none" },
     },
   });
 }
