@@ -12,6 +12,7 @@ import { installErrorHandling, sendError } from "./plugins/errors.ts";
 import { type CorsOptions, installHeaders } from "./plugins/headers.ts";
 import { installJsonParser } from "./plugins/json.ts";
 import { installLifecycleHeaders } from "./plugins/lifecycle.ts";
+import { installMetrics } from "./plugins/metrics.ts";
 import { installOpenApi } from "./plugins/openapi.ts";
 import { installRateLimit, type RateLimitOptions } from "./plugins/rate-limit.ts";
 import { clientErrorHandler, installRequestChecks, rewriteTarget } from "./plugins/request.ts";
@@ -43,6 +44,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
     bodyLimit: 1024 * 1024,
     trustProxy: true,
     routerOptions: { maxParamLength: 2048 },
+    // Draining (close(): SIGTERM), a request that still arrives on an open connection is answered,
+    // not refused with a 503 (its connection is closed after the response).
+    return503OnClosing: false,
     // Absolute-form targets naming us are served as their path; others are refused (request.ts).
     rewriteUrl: rewriteTarget(deps.publicUrl),
     // Requests Node's parser refuses, and router-level errors (bad URL encoding, over-long
@@ -71,13 +75,10 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   if (deps.rateLimit) installRateLimit(app, deps.rateLimit);
   installLifecycleHeaders(app);
   installUrnResolution(app, deps.resolveUrn);
+  installMetrics(app, deps.metrics);
   app.addHook("onResponse", async (req, reply) => {
     const route = req.routeOptions.url ?? "unmatched";
     const ms = reply.elapsedTime;
-    deps.metrics.requestDuration.observe(
-      { operation: `${req.method} ${route}`, outcome: String(reply.statusCode) },
-      ms / 1000,
-    );
     if (route.startsWith("/api/") || route.startsWith("/graphql")) {
       // The request's server span, as the kit logger names trace context fields (absent with tracing off).
       const [, trace_id, span_id, trace_flags] = String(reply.getHeader("traceresponse") ?? "").split("-");
@@ -101,7 +102,18 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await installOpenApi(app, { publicUrl: deps.publicUrl });
 
   app.get("/healthz", { config: { auth: false } }, async () => ({ status: "ok" }));
+  // Draining: every response closes its connection (an idle keep-alive connection would hold the
+  // listener's close until its timeout); /readyz says 503.
+  let draining = false;
+  app.addHook("preClose", async () => {
+    draining = true;
+  });
+  app.addHook("onSend", (_req, reply, payload, done) => {
+    if (draining) reply.header("connection", "close");
+    done(null, payload);
+  });
   app.get("/readyz", { config: { auth: false } }, async (_req, reply) => {
+    if (draining) return reply.code(503).send({ status: "draining" });
     const services = await deps.checkServices();
     const ready = Object.values(services).every(Boolean);
     return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not ready", services });

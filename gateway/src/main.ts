@@ -12,8 +12,11 @@ try {
 }
 const app = await createGateway(config);
 await app.listen({ host: config.HOST, port: config.PORT });
+// SIGTERM: the listener closes and /readyz answers 503 at once; requests received, or still arriving
+// on open connections, are answered (those connections then closed); then exit. Forced after 20 s:
+// within Kubernetes' terminationGracePeriodSeconds (30) after the preStop sleep (5).
 const stop = async () => {
-  setTimeout(() => process.exit(1), 15_000).unref();
+  setTimeout(() => process.exit(1), 20_000).unref();
   await app.close();
   await shutdownTracing();
   process.exit(0);

@@ -76,7 +76,9 @@ describe("gateway", () => {
   it("exposes metrics", async () => {
     const res = await sys.api("GET", "/metrics");
     expect(res.status).toBe(200);
-    expect(res.text).toMatch(/fop_request_duration_seconds_count\{[^}]*operation="GET \/api\/categories"/);
+    expect(res.text).toMatch(
+      /http_server_request_duration_seconds_count\{[^}]*http_request_method="GET",http_route="\/api\/categories"/,
+    );
   });
 });
 

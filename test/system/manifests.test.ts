@@ -28,6 +28,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createMetrics, METRICS } from "@fop/kit/metrics";
 import { SERVICE_PORTS } from "@fop/kit/service";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
@@ -599,6 +600,255 @@ const durationS = (text: string | undefined) => {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Monitoring: the metrics the processes expose, and the PromQL of the alerts and the dashboard
+
+/** Labels Prometheus adds to every sample of a PodMonitor's targets, and `service`, which every process's registry sets. */
+const TARGET_LABELS = ["namespace", "pod", "container", "endpoint", "instance", "job", "service"];
+
+/**
+ * Every series name the platform's processes expose, with its labels: the kit's catalog
+ * (services/kit/src/metrics.ts, METRICS: what the processes create their families from) and
+ * prom-client's default process metrics, histograms as their _bucket (with `le`), _sum and _count.
+ */
+async function exposedSeries(): Promise<Map<string, Set<string>>> {
+  const series = new Map<string, Set<string>>();
+  const add = (name: string, type: string, labels: Iterable<string>) => {
+    const names = type === "histogram" ? [`${name}_bucket`, `${name}_sum`, `${name}_count`] : [name];
+    for (const n of names) {
+      const set = new Set([...labels, ...TARGET_LABELS]);
+      if (n.endsWith("_bucket")) set.add("le");
+      series.set(n, set);
+    }
+  };
+  for (const def of Object.values(METRICS)) add(def.name, def.type, def.labelNames);
+  const probe = createMetrics("probe");
+  for (const m of await probe.registry.getMetricsAsJSON()) {
+    const labels = new Set<string>();
+    for (const v of m.values as { labels: Record<string, unknown> }[])
+      for (const l of Object.keys(v.labels)) if (l !== "le") labels.add(l);
+    add(m.name, String(m.type), labels);
+  }
+  return series;
+}
+
+const PROMQL_AGGREGATIONS = new Set([
+  "sum",
+  "min",
+  "max",
+  "avg",
+  "group",
+  "stddev",
+  "stdvar",
+  "count",
+  "count_values",
+  "bottomk",
+  "topk",
+  "quantile",
+  "limitk",
+  "limit_ratio",
+]);
+const PROMQL_GROUPING = new Set(["by", "without", "on", "ignoring", "group_left", "group_right"]);
+const PROMQL_KEYWORDS = new Set(["bool", "and", "or", "unless", "offset", "atan2", "nan", "inf"]);
+const PROMQL_FUNCTIONS = new Set(
+  (
+    "abs absent absent_over_time avg_over_time ceil changes clamp clamp_max clamp_min count_over_time day_of_month " +
+    "day_of_week day_of_year days_in_month delta deriv exp floor histogram_avg histogram_count histogram_fraction " +
+    "histogram_quantile histogram_stddev histogram_stdvar histogram_sum hour idelta increase irate label_join " +
+    "label_replace last_over_time ln log10 log2 max_over_time min_over_time minute month predict_linear " +
+    "present_over_time quantile_over_time rate resets round scalar sgn sort sort_desc sqrt stddev_over_time " +
+    "stdvar_over_time sum_over_time time timestamp vector year"
+  ).split(" "),
+);
+
+interface PromqlAnalysis {
+  /** Series selected, with the labels their matchers name. */
+  selectors: { metric: string; labels: string[] }[];
+  /** Labels named in by / without / on / ignoring / group_left / group_right. */
+  grouping: string[];
+  problems: string[];
+}
+
+/**
+ * What a PromQL expression selects: metric names (with their matchers' labels) and grouping labels,
+ * by its tokens (strings, comments and [range] parts skipped), and what does not look right
+ * (unbalanced brackets, an unknown function, a selector without a metric name).
+ */
+function analyzePromql(expr: string): PromqlAnalysis {
+  type Token = { kind: "id" | "op" | "str" | "num" | "range"; text: string };
+  const tokens: Token[] = [];
+  const problems: string[] = [];
+  for (let i = 0; i < expr.length; ) {
+    const c = expr[i]!;
+    if (/\s/.test(c)) i++;
+    else if (c === "#") while (i < expr.length && expr[i] !== "\n") i++;
+    else if (c === '"' || c === "'" || c === "`") {
+      let j = i + 1;
+      while (j < expr.length && expr[j] !== c) j += expr[j] === "\\" && c !== "`" ? 2 : 1;
+      if (j >= expr.length) problems.push("unterminated string");
+      tokens.push({ kind: "str", text: expr.slice(i, j + 1) });
+      i = j + 1;
+    } else if (c === "[") {
+      const j = expr.indexOf("]", i);
+      if (j < 0) problems.push("unterminated [");
+      tokens.push({ kind: "range", text: expr.slice(i, j + 1) });
+      i = j < 0 ? expr.length : j + 1;
+    } else if (/[a-zA-Z_:]/.test(c)) {
+      const id = /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(expr.slice(i))![0];
+      tokens.push({ kind: "id", text: id });
+      i += id.length;
+    } else if (/[0-9.]/.test(c)) {
+      // A duration (offset 1h30m) or a number.
+      const num =
+        /^([0-9]+(ms|[smhdwy]))+(?![a-zA-Z0-9_])|^(0x[0-9a-fA-F]+|[0-9]*\.?[0-9]+(e[+-]?[0-9]+)?)/.exec(
+          expr.slice(i),
+        )?.[0] ?? c;
+      tokens.push({ kind: "num", text: num });
+      i += num.length;
+    } else {
+      const op = /^(=~|!~|!=|==|>=|<=|[(){},=<>+\-*/%^])/.exec(expr.slice(i))?.[0];
+      if (!op) {
+        problems.push(`unexpected ${c}`);
+        i++;
+        continue;
+      }
+      tokens.push({ kind: "op", text: op });
+      i += op.length;
+    }
+  }
+  const depth = { "(": 0, "{": 0 };
+  for (const t of tokens) {
+    if (t.text === "(" || t.text === "{") depth[t.text]++;
+    if (t.text === ")") depth["("]--;
+    if (t.text === "}") depth["{"]--;
+    if (depth["("] < 0 || depth["{"] < 0) problems.push(`unbalanced ${t.text}`);
+  }
+  if (depth["("] || depth["{"]) problems.push("unbalanced brackets");
+  const selectors: PromqlAnalysis["selectors"] = [];
+  const grouping: string[] = [];
+  /** The labels of a {...} matcher list starting at tokens[k] ("{"); returns the index after "}". */
+  const matchers = (k: number, labels: string[]): number => {
+    let j = k + 1;
+    while (j < tokens.length && tokens[j]!.text !== "}") {
+      const [name, op, value] = [tokens[j], tokens[j + 1], tokens[j + 2]];
+      if (name?.kind !== "id" || !["=", "!=", "=~", "!~"].includes(op?.text ?? "") || value?.kind !== "str") {
+        problems.push(
+          `bad matcher near ${tokens
+            .slice(j, j + 3)
+            .map((t) => t.text)
+            .join(" ")}`,
+        );
+        return tokens.findIndex((t, x) => x > j && t.text === "}") + 1 || tokens.length;
+      }
+      labels.push(name.text);
+      j += 3;
+      if (tokens[j]?.text === ",") j++;
+    }
+    return j + 1;
+  };
+  for (let k = 0; k < tokens.length; ) {
+    const t = tokens[k]!;
+    const next = tokens[k + 1];
+    if (t.kind === "op" && t.text === "{") {
+      problems.push("a selector without a metric name");
+      k = matchers(k, []);
+    } else if (t.kind !== "id") k++;
+    else if (PROMQL_GROUPING.has(t.text) && next?.text === "(") {
+      let j = k + 2;
+      for (; j < tokens.length && tokens[j]!.text !== ")"; j++)
+        if (tokens[j]!.kind === "id") grouping.push(tokens[j]!.text);
+      k = j + 1;
+    } else if (PROMQL_GROUPING.has(t.text) || PROMQL_KEYWORDS.has(t.text.toLowerCase())) k++;
+    else if (PROMQL_AGGREGATIONS.has(t.text)) k++;
+    else if (next?.text === "(") {
+      if (!PROMQL_FUNCTIONS.has(t.text)) problems.push(`unknown function ${t.text}`);
+      k++;
+    } else {
+      const labels: string[] = [];
+      k = next?.text === "{" ? matchers(k + 1, labels) : k + 1;
+      selectors.push({ metric: t.text, labels });
+    }
+  }
+  return { selectors, grouping, problems };
+}
+
+/** What in `expr` the processes do not expose (names, labels), and what is malformed. */
+function promqlProblems(expr: string, exposed: Map<string, Set<string>>): string[] {
+  const a = analyzePromql(expr);
+  const problems = [...a.problems];
+  if (!a.selectors.length) problems.push("selects no metric");
+  const known = new Set<string>();
+  for (const s of a.selectors) {
+    const labels = exposed.get(s.metric);
+    if (!labels) {
+      problems.push(`${s.metric} is not exposed by any process`);
+      continue;
+    }
+    for (const l of labels) known.add(l);
+    for (const l of s.labels) if (!labels.has(l)) problems.push(`${s.metric} has no label ${l}`);
+  }
+  for (const l of a.grouping)
+    if (a.selectors.every((s) => exposed.has(s.metric)) && !known.has(l))
+      problems.push(`groups by ${l}, which none of its metrics has`);
+  return problems;
+}
+
+/** The PromQL of a Grafana dashboard: its panels' targets and its query variables' selectors. */
+function dashboardQueries(dashboard: any): { where: string; expr: string }[] {
+  const out: { where: string; expr: string }[] = [];
+  const panels = (list: any[]): void => {
+    for (const p of list ?? []) {
+      for (const t of p.targets ?? [])
+        if (t.expr) out.push({ where: `panel "${p.title}" ${t.refId}`, expr: t.expr });
+      panels(p.panels);
+    }
+  };
+  panels(dashboard.panels);
+  for (const v of dashboard.templating?.list ?? []) {
+    if (v.type !== "query") continue;
+    const q = typeof v.query === "string" ? v.query : v.query?.query;
+    // label_values(<selector>, <label>): the selector is PromQL; the label must be one of its.
+    const m = /^label_values\((.*),\s*([a-zA-Z_][a-zA-Z0-9_]*)\)$/.exec(q ?? "");
+    if (m) out.push({ where: `variable ${v.name}`, expr: `group by (${m[2]}) (${m[1]})` });
+    else if (q) out.push({ where: `variable ${v.name}`, expr: q });
+  }
+  return out;
+}
+
+/** GitHub's anchors of the headings of deploy/RUNBOOK.md (where the alerts' runbook_url point). */
+function runbookAnchors(): Set<string> {
+  const anchors = new Set<string>();
+  for (const m of source("deploy/RUNBOOK.md").matchAll(/^#{1,6}\s+(.+?)\s*$/gm))
+    anchors.add(
+      m[1]!
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+        .replace(/\s/g, "-"),
+    );
+  return anchors;
+}
+
+describe("analyzePromql (the check of the rules and dashboards)", () => {
+  it("finds metric names with their matchers' labels and the grouping labels, and nothing else", () => {
+    const a = analyzePromql(
+      'histogram_quantile(0.99, sum by (le, route) (rate(req_seconds_bucket{code=~"5..", a!="x{y}"}[5m] offset 1h)))' +
+        " / on (ns) group_left (pod) max without (x) (up) > bool 0.5 unless absent(other_total)",
+    );
+    expect(a.problems).toEqual([]);
+    expect(a.selectors).toEqual([
+      { metric: "req_seconds_bucket", labels: ["code", "a"] },
+      { metric: "up", labels: [] },
+      { metric: "other_total", labels: [] },
+    ]);
+    expect(a.grouping).toEqual(["le", "route", "ns", "pod", "x"]);
+    expect(analyzePromql('rat(x[5m]) + {a="b"} + sum(y').problems).toEqual([
+      "unbalanced brackets",
+      "unknown function rat",
+      "a selector without a metric name",
+    ]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 
 const serviceDirs = readdirSync(path.join(REPO, "services"), { withFileTypes: true })
   .filter(
@@ -913,6 +1163,86 @@ describe.skipIf(!renderer)(`deploy/k8s rendered with ${renderer?.what ?? "nothin
         if (!(h.spec.minReplicas <= h.spec.maxReplicas))
           problems.push(`HPA ${h.metadata.name}: min above max`);
       }
+      expect(problems).toEqual([]);
+    });
+
+    it("monitoring: PodMonitors scrape each process's metrics port once; alerts and dashboards name only metrics and labels the processes expose", async () => {
+      const problems: string[] = [];
+      const exposed = await exposedSeries();
+      const rules = r.of("PrometheusRule");
+      const dashboards = r.of("ConfigMap").filter((c) => c.metadata.labels?.grafana_dashboard === "1");
+      const monitors = r.of("PodMonitor");
+      if (variant.name === "overlays/production")
+        for (const [what, found] of [
+          ["PrometheusRule", rules],
+          ["PodMonitor", monitors],
+          ["Grafana dashboard ConfigMap", dashboards],
+        ] as const)
+          if (!found.length) problems.push(`no ${what} (components/monitoring)`);
+      if (monitors.length) {
+        const scraped = new Map<string, number>();
+        for (const pm of monitors) {
+          const at = `PodMonitor ${pm.metadata.name}`;
+          const selected = r.workloads.filter(
+            (w) => w.ns === nsOf(pm) && w.longRunning && selects(pm.spec.selector, w.labels),
+          );
+          if (!selected.length) problems.push(`${at} selects no workload`);
+          for (const w of selected)
+            for (const ep of pm.spec.podMetricsEndpoints ?? []) {
+              const port = namedPorts(w).get(ep.port);
+              const p = w.process;
+              const want =
+                p?.kind === "service"
+                  ? SERVICE_PORTS[p.service as keyof typeof SERVICE_PORTS]?.admin
+                  : p?.kind === "gateway"
+                    ? 8080
+                    : undefined;
+              if (!port) problems.push(`${at}: ${w.id} has no port named ${ep.port}`);
+              else if (want !== undefined && port.port !== want)
+                problems.push(`${at}: scrapes ${w.id} on ${port.port}, not its metrics port ${want}`);
+              if ((ep.path ?? "/metrics") !== "/metrics") problems.push(`${at}: path ${ep.path}`);
+              scraped.set(w.id, (scraped.get(w.id) ?? 0) + 1);
+            }
+        }
+        for (const w of r.workloads.filter(
+          (x) => x.process?.kind === "service" || x.process?.kind === "gateway",
+        ))
+          if (scraped.get(w.id) !== 1)
+            problems.push(`${w.id}: scraped by ${scraped.get(w.id) ?? 0} PodMonitor endpoints, want 1`);
+      }
+      const anchors = runbookAnchors();
+      for (const rule of rules)
+        for (const g of rule.spec.groups ?? [])
+          for (const x of g.rules ?? []) {
+            const at = `PrometheusRule ${rule.metadata.name}, ${g.name}, ${x.alert ?? x.record}`;
+            for (const p of promqlProblems(String(x.expr), exposed)) problems.push(`${at}: ${p}`);
+            if (!x.alert) continue;
+            if (!["critical", "warning", "info"].includes(x.labels?.severity))
+              problems.push(`${at}: severity ${x.labels?.severity}`);
+            if (!x.annotations?.summary || !x.annotations?.description)
+              problems.push(`${at}: no summary or description`);
+            const anchor = /^deploy\/RUNBOOK\.md#(.+)$/.exec(x.annotations?.runbook_url ?? "")?.[1];
+            if (!anchor || !anchors.has(anchor))
+              problems.push(
+                `${at}: runbook_url ${x.annotations?.runbook_url} is no heading of deploy/RUNBOOK.md`,
+              );
+          }
+      for (const cm of dashboards)
+        for (const [key, text] of Object.entries(cm.data ?? {})) {
+          const at = `ConfigMap ${cm.metadata.name} ${key}`;
+          let dashboard: any;
+          try {
+            dashboard = JSON.parse(text);
+          } catch (err) {
+            problems.push(`${at}: not JSON (${(err as Error).message})`);
+            continue;
+          }
+          if (!dashboard.uid || !dashboard.title) problems.push(`${at}: no uid or title`);
+          const queries = dashboardQueries(dashboard);
+          if (!queries.length) problems.push(`${at}: no queries`);
+          for (const q of queries)
+            for (const p of promqlProblems(q.expr, exposed)) problems.push(`${at}, ${q.where}: ${p}`);
+        }
       expect(problems).toEqual([]);
     });
   });

@@ -71,7 +71,7 @@ describe("CatalogService over Connect", () => {
 
   it("answers health and metrics on the admin port", async () => {
     expect((await fetch(`${svc.adminUrl}/readyz`)).status).toBe(200);
-    expect(await (await fetch(`${svc.adminUrl}/metrics`)).text()).toMatch(/fop_request_duration_seconds/);
+    expect(await (await fetch(`${svc.adminUrl}/metrics`)).text()).toMatch(/rpc_server_duration_seconds/);
   });
 });
 

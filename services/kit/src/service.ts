@@ -14,7 +14,7 @@ import { connectNats, type Nats } from "./events/nats.ts";
 import { Outbox, outboxRelay } from "./events/outbox.ts";
 import { newId } from "./ids.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { createMetrics, type Metrics } from "./metrics.ts";
+import { createMetrics, type Metrics, observePool } from "./metrics.ts";
 import { shutdownTracing } from "./otel.ts";
 import { buildAdminServer, buildRpcServer, type RpcServer } from "./rpc/server.ts";
 import { type CursorCodec, cursorCodec } from "./search/cursor.ts";
@@ -106,6 +106,7 @@ export interface RunningService<D> {
   /** http://host:port of the RPC listener. */
   rpcUrl: string;
   adminUrl: string;
+  /** Drains and stops (see {@link startService}); safe to call more than once. */
   close(): Promise<void>;
 }
 
@@ -134,7 +135,17 @@ export async function migrateService(mod: ServiceModule<unknown>, databaseUrl: s
   }
 }
 
-/** Starts the service: ORM, deps, RPC and admin listeners, workers. */
+/**
+ * Starts the service: ORM, deps, RPC and admin listeners, workers.
+ *
+ * Its close() drains, in this order, so that nothing in flight is lost:
+ * 1. unready at once: /readyz answers 503 and Health/Check NOT_SERVING;
+ * 2. the RPC server stops listening and sends GOAWAY: running calls finish (up to
+ *    RPC_SHUTDOWN_GRACE_MS), new ones go to another connection (rpc/server.ts, rpc/connect-h2.ts);
+ * 3. the workers stop, last started first: consumers finish the messages they hold (acknowledged, or
+ *    left for redelivery), the outbox relay publishes what the last calls wrote;
+ * 4. the admin listener, NATS (drained) and the database pool close.
+ */
 export async function startService<D, S extends ConfigSchema>(
   mod: ServiceModule<D, S>,
   config: BaseServiceConfig & ConfigOf<S>,
@@ -173,9 +184,12 @@ export async function startService<D, S extends ConfigSchema>(
     now: () => new Date(),
     newId,
   };
+  observePool(base.metrics, "main", db.pool);
   const deps = await mod.createDeps(base, config);
-  // Ready = the database answers.
-  const ready = async () => (await db.query({ text: "select 1", params: [], prepare: true })).length === 1;
+  let draining = false;
+  // Ready = not draining, and the database answers.
+  const ready = async () =>
+    !draining && (await db.query({ text: "select 1", params: [], prepare: true })).length === 1;
   const rt = { service: mod.name, logger, metrics: base.metrics, ready };
   const rpc = await buildRpcServer(rt, mod.routes(deps));
   const admin = buildAdminServer(rt, () => listAllDeadLetters(db, mod.schema), {
@@ -189,6 +203,7 @@ export async function startService<D, S extends ConfigSchema>(
     nats,
     logger,
     pollMs: config.OUTBOX_POLL_MS,
+    metrics: base.metrics,
   });
   const workers = [relay, ...(mod.workers?.(deps, base, config) ?? [])];
   for (const w of workers) await w.start();
@@ -210,9 +225,10 @@ export async function startService<D, S extends ConfigSchema>(
     adminUrl: url(admin),
     close: () => {
       closing ??= (async () => {
+        draining = true;
+        await rpc.close();
         for (const w of [...workers].reverse())
           await w.stop().catch((err) => logger.error({ err, worker: w.name }, "stop failed"));
-        await rpc.close();
         await admin.close();
         await nats.close();
         await db.end();
@@ -222,7 +238,11 @@ export async function startService<D, S extends ConfigSchema>(
   };
 }
 
-/** main.ts of every service: load config, start, close gracefully on SIGINT/SIGTERM. */
+/**
+ * main.ts of every service: load config, start, drain and exit on SIGINT/SIGTERM (see
+ * {@link startService}). The exit is forced 20 s after the signal: within Kubernetes'
+ * terminationGracePeriodSeconds (30) after the preStop sleep (5), deploy/k8s.
+ */
 export async function runMain<D, S extends ConfigSchema>(mod: ServiceModule<D, S>): Promise<void> {
   let config: BaseServiceConfig & ConfigOf<S>;
   try {
@@ -233,11 +253,13 @@ export async function runMain<D, S extends ConfigSchema>(mod: ServiceModule<D, S
   }
   const svc = await startService(mod, config);
   const stop = async (signal: string) => {
+    const started = Date.now();
     svc.base.logger.info({ signal }, "shutting down");
-    const force = setTimeout(() => process.exit(1), 15_000);
+    const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
     await svc.close();
     await shutdownTracing();
+    svc.base.logger.info({ signal, ms: Date.now() - started }, "drained; exiting");
     process.exit(0);
   };
   process.once("SIGINT", () => void stop("SIGINT"));

@@ -14,17 +14,20 @@
  *   each event is tried alone, so a bad one cannot hold the others back.
  *
  * `fop_consumer_events_total{consumer,outcome}` and `fop_consumer_statements_total{consumer,mode}`
- * (mode `batch`, or `single` for the one-by-one retry) show what happens.
+ * (mode `batch`, or `single` for the one-by-one retry) show what happens;
+ * `fop_consumer_redeliveries_total{consumer,stream}` counts messages delivered again, and
+ * `fop_consumer_lag_messages` / `fop_consumer_ack_pending_messages` report JetStream's view of the
+ * durable at each scrape (metrics.ts).
  */
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
-import { AckPolicy, DeliverPolicy, type JsMsg } from "@nats-io/jetstream";
+import { AckPolicy, type ConsumerInfo, DeliverPolicy, type JsMsg } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
 import { type Db, query, type Sql, type SqlPool } from "../db/sql.ts";
 import { inTransaction, translateDbError } from "../db/tx.ts";
 import { isAppError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
-import { createCounter, type Metrics } from "../metrics.ts";
+import { counter, METRICS, type Metrics, onCollect, SCRAPE_READ_TIMEOUT_MS, sharedRead } from "../metrics.ts";
 import {
   extractTraceContext,
   type OtelContext,
@@ -50,7 +53,11 @@ export interface ConsumerOptions {
   batch?: BatchHandler;
   /** Messages (with `batch`: batches) processed at once (default 8). */
   concurrency?: number;
-  /** Deliveries before an event is dead-lettered (default 10). */
+  /**
+   * Failed deliveries before an event is dead-lettered (default 10). The kit decides this from the
+   * delivery count; JetStream's own max_deliver is unlimited, so an event whose dead letter cannot
+   * be written is delivered again rather than dropped.
+   */
   maxDeliver?: number;
 }
 
@@ -84,23 +91,15 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
   const { db, nats, logger, schema } = deps;
   if (!opts.handle === !opts.batch) throw new Error("a consumer takes handle or batch");
   const batchSize = opts.batch ? (opts.batch.size ?? 64) : 1;
-  const events = deps.metrics
-    ? createCounter(
-        deps.metrics,
-        "fop_consumer_events_total",
-        "Events by consumer and outcome (done: applied, now or before; skipped: a type not consumed; redelivered; dead_lettered)",
-        ["consumer", "outcome"],
-      )
-    : undefined;
-  const statements = deps.metrics
-    ? createCounter(
-        deps.metrics,
-        "fop_consumer_statements_total",
-        "Batch statements by consumer and mode (batch; single: one event alone after its batch failed)",
-        ["consumer", "mode"],
-      )
-    : undefined;
+  const events = deps.metrics && counter(deps.metrics, METRICS.consumerEvents);
+  const statements = deps.metrics && counter(deps.metrics, METRICS.consumerStatements);
   const count = (outcome: string, n = 1) => events?.inc({ consumer: opts.name, outcome }, n);
+  const durable = { consumer: opts.name, stream: nats.events.stream };
+  const redeliveries = deps.metrics && counter(deps.metrics, METRICS.consumerRedeliveries);
+  // Present from the start, at 0, so that rate() and increase() count the first one too.
+  for (const outcome of ["done", "redelivered", "dead_lettered"]) count(outcome, 0);
+  redeliveries?.inc(durable, 0);
+  if (deps.metrics) observeConsumer(deps.metrics, nats, durable);
   const concurrency = opts.concurrency ?? 8;
   const types = opts.types;
   const wanted: (type: string) => boolean =
@@ -123,14 +122,16 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
       deliver_policy: DeliverPolicy.All,
       filter_subject: filter,
       ack_wait: nanos(nats.events.ackWaitMs ?? 30_000),
-      max_deliver: maxDeliver,
+      // Unlimited: at JetStream's limit it would stop delivering an event whether or not its dead
+      // letter was written (see deadLetter).
+      max_deliver: -1,
       max_ack_pending: Math.max(concurrency * 4, batchSize * concurrency * 2),
     };
     try {
       await nats.jsm.consumers.info(nats.events.stream, opts.name);
       await nats.jsm.consumers.update(nats.events.stream, opts.name, {
         ack_wait: config.ack_wait,
-        max_deliver: maxDeliver,
+        max_deliver: config.max_deliver,
         max_ack_pending: config.max_ack_pending,
       });
     } catch {
@@ -140,24 +141,42 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
     }
   }
 
-  async function deadLetter(m: JsMsg, eventId: string | undefined, error: string): Promise<void> {
+  /**
+   * Records `m` in dead_letter and terminates it; true once it is recorded. If the row cannot be
+   * written (the database is down), the message is NOT terminated but nak'ed with backoff: it comes
+   * again, and is applied or dead-lettered then. Never terminated unrecorded.
+   */
+  async function deadLetter(m: JsMsg, eventId: string | undefined, error: string): Promise<boolean> {
+    const deliveries = m.info.deliveryCount;
+    try {
+      await query(db, {
+        text: `insert into ${schema}.dead_letter (id, consumer, event_id, subject, payload, error, deliveries) values ($1, $2, $3, $4, $5, $6, $7)`,
+        params: [
+          newId(),
+          opts.name,
+          eventId ?? null,
+          m.subject,
+          Buffer.from(m.data),
+          error.slice(0, 4000),
+          deliveries,
+        ],
+      });
+    } catch (err) {
+      logger.error(
+        { consumer: opts.name, subject: m.subject, eventId, deliveries, error, err },
+        "dead-lettering failed; the event comes again",
+      );
+      m.nak(nakDelay(deliveries));
+      return false;
+    }
     logger.error(
-      { consumer: opts.name, subject: m.subject, eventId, deliveries: m.info.deliveryCount, error },
+      { consumer: opts.name, subject: m.subject, eventId, deliveries, error },
       "event dead-lettered",
     );
-    await query(db, {
-      text: `insert into ${schema}.dead_letter (id, consumer, event_id, subject, payload, error, deliveries) values ($1, $2, $3, $4, $5, $6, $7)`,
-      params: [
-        newId(),
-        opts.name,
-        eventId ?? null,
-        m.subject,
-        Buffer.from(m.data),
-        error.slice(0, 4000),
-        m.info.deliveryCount,
-      ],
-    });
-    m.term(error.slice(0, 200));
+    // No reason: a server before 2.10.4 ignores "+TERM <reason>" (the delivery would come again
+    // after ack_wait, and again: max_deliver is unlimited); the row holds the error.
+    m.term();
+    return true;
   }
 
   /**
@@ -165,15 +184,14 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
    * this consumer does not take).
    */
   async function open(m: JsMsg): Promise<EventEnvelope | undefined> {
+    if (m.info.deliveryCount > 1) redeliveries?.inc(durable);
     let event: EventEnvelope;
     try {
       event = decodeEnvelope(m.data);
       if (!event.id) throw new Error("envelope without id");
     } catch (err) {
-      count("dead_lettered");
-      await deadLetter(m, undefined, `undecodable: ${(err as Error).message}`).catch((e) =>
-        logger.error({ err: e }, "dead-lettering failed"),
-      );
+      const recorded = await deadLetter(m, undefined, `undecodable: ${(err as Error).message}`);
+      count(recorded ? "dead_lettered" : "redelivered");
       return undefined;
     }
     if (!wanted(event.type)) {
@@ -188,10 +206,8 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
   async function failed(m: JsMsg, event: EventEnvelope, err: unknown): Promise<void> {
     const poison = isAppError(err) && err.kind === "invalid";
     if (poison || m.info.deliveryCount >= maxDeliver) {
-      count("dead_lettered");
-      await deadLetter(m, event.id, `${poison ? "rejected" : "gave up"}: ${(err as Error).message}`).catch(
-        (e) => logger.error({ err: e }, "dead-lettering failed"),
-      );
+      const why = `${poison ? "rejected" : "gave up"}: ${(err as Error).message}`;
+      count((await deadLetter(m, event.id, why)) ? "dead_lettered" : "redelivered");
       return;
     }
     count("redelivered");
@@ -338,6 +354,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
         const consumer = await nats.js.consumers.get(nats.events.stream, opts.name);
         const messages = await consumer.consume({ max_messages: Math.max(concurrency * 2, batchSize * 2) });
         stopCurrent = () => void messages.stop();
+        if (!running) stopCurrent(); // stop() came while this was being set up
         failures = 0;
         // Messages that arrive together are collected until the next turn of the event loop
         // (they come off the socket in one read), then handled as one batch.
@@ -354,7 +371,11 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
           inFlight.add(p);
         };
         for await (const m of messages) {
-          if (!running) break;
+          // Stopping: what is still buffered goes back at once (another replica takes it).
+          if (!running) {
+            m.nak();
+            continue;
+          }
           pending.push(m);
           if (pending.length >= batchSize) {
             while (inFlight.size >= concurrency) await Promise.race(inFlight);
@@ -391,6 +412,32 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
       await Promise.all(inFlight);
     },
   };
+}
+
+/**
+ * The durable consumer's lag gauges, read from JetStream's consumer info at each scrape (one
+ * request for both, time-boxed: NaN when NATS does not answer in time or the consumer does not
+ * exist yet). Every replica reports the same durable's numbers: aggregate with max, not sum.
+ */
+function observeConsumer(metrics: Metrics, nats: Nats, durable: { consumer: string; stream: string }): void {
+  const info = sharedRead(() => nats.jsm.consumers.info(durable.stream, durable.consumer), {
+    timeoutMs: SCRAPE_READ_TIMEOUT_MS,
+  });
+  const report =
+    (value: (i: ConsumerInfo) => number) => async (g: { set(l: typeof durable, v: number): void }) => {
+      const i = await info();
+      g.set(durable, i ? value(i) : Number.NaN);
+    };
+  onCollect(
+    metrics,
+    METRICS.consumerLag,
+    report((i) => i.num_pending),
+  );
+  onCollect(
+    metrics,
+    METRICS.consumerAckPending,
+    report((i) => i.num_ack_pending),
+  );
 }
 
 /** Dead letters of a consumer, newest first (for operators and tests). */

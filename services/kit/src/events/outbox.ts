@@ -20,6 +20,15 @@ import { checkDeadline, currentCall, DEADLINE_SETTING } from "../deadline.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
 import {
+  counter,
+  METRICS,
+  type Metrics,
+  observePool,
+  onCollect,
+  SCRAPE_READ_TIMEOUT_MS,
+  sharedRead,
+} from "../metrics.ts";
+import {
   extractTraceContext,
   injectTraceHeaders,
   otelTrace,
@@ -150,6 +159,11 @@ export interface RelayOptions {
   batchSize?: number;
   /** Distinguishes relays in logs (tests run several). */
   name?: string;
+  /**
+   * Where the relay reports: events published, its pool, and, read per scrape, the outbox's
+   * backlog and oldest event and the schema's stored dead letters ({@link observeOutbox}).
+   */
+  metrics?: Metrics;
 }
 
 interface Row {
@@ -172,6 +186,11 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
     options: "-c synchronous_commit=off",
   });
   pool.on("error", () => {}); // an idle connection lost: the pool replaces it
+  const published = opts.metrics && counter(opts.metrics, METRICS.outboxPublished);
+  if (opts.metrics) {
+    observePool(opts.metrics, opts.name ?? "outbox-relay", pool);
+    observeOutbox(opts.metrics, outbox.schema, dbOf(pool));
+  }
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new Error(`bad batch size ${batchSize}`);
   /** Takes the oldest rows no other relay holds and returns them. */
   const claim: Sql = {
@@ -255,6 +274,7 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
       rows.sort((a, b) => a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : 1));
       if (rows.length) await publish(rows);
       await client.query("commit");
+      if (rows.length) published?.inc(rows.length);
       return rows.length;
     } catch (err) {
       await client.query("rollback").catch(() => {});
@@ -306,7 +326,47 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
       unsubscribe?.();
       wake?.();
       await loop;
+      // What the service's last calls wrote (it stops after its RPC server drained), unless NATS
+      // was failing: the rows wait for the next relay then.
+      if (failures === 0)
+        await drainOnce().catch((err) =>
+          logger.warn({ err: (err as Error).message }, "outbox relay: the last publish failed; left pending"),
+        );
       await pool.end();
     },
   };
+}
+
+/**
+ * The outbox's gauges, read per scrape with one statement on `db` (the relay's own pool, so a slow
+ * read never takes a connection the service's requests need): the backlog, the age of the oldest
+ * event (by the database's clock, which wrote `created`), and the schema's stored dead letters per
+ * consumer. A database that does not answer within SCRAPE_READ_TIMEOUT_MS gives NaN (dead letters:
+ * the last values), and at most one such read is outstanding however often Prometheus scrapes.
+ * Every replica of a service reports the same table: aggregate with max, not sum.
+ */
+function observeOutbox(metrics: Metrics, schema: string, db: Db): void {
+  const read = sharedRead(
+    async () =>
+      (
+        await query<{ backlog: number; oldest_age: number; dead_letters: [string, number][] }>(db, {
+          text: `select
+              (select count(*) from ${schema}.outbox)::float8 as backlog,
+              coalesce(extract(epoch from clock_timestamp() - (select min(created) from ${schema}.outbox)), 0)::float8 as oldest_age,
+              (select coalesce(json_agg(json_build_array(consumer, n)), '[]'::json)
+                 from (select consumer, count(*)::float8 as n from ${schema}.dead_letter group by consumer) d) as dead_letters`,
+          params: [],
+          prepare: true,
+        })
+      )[0]!,
+    { timeoutMs: SCRAPE_READ_TIMEOUT_MS },
+  );
+  onCollect(metrics, METRICS.outboxBacklog, async (g) => g.set((await read())?.backlog ?? Number.NaN));
+  onCollect(metrics, METRICS.outboxOldestAge, async (g) => g.set((await read())?.oldest_age ?? Number.NaN));
+  onCollect(metrics, METRICS.consumerDeadLetters, async (g) => {
+    const row = await read();
+    if (!row) return;
+    g.reset();
+    for (const [consumer, n] of row.dead_letters) g.set({ consumer }, n);
+  });
 }

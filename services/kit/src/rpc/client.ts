@@ -44,13 +44,18 @@ const deadlineInterceptor: Interceptor = (next) => async (req) => {
 export interface RpcClientOptions {
   /** Default deadline per call. */
   timeoutMs?: number;
+  /** How long a call the service never received is tried again (connect-h2.ts; default 10000). */
+  reconnectWindowMs?: number;
 }
 
 /**
  * A typed Connect client for `service` at `baseUrl`: unary Connect calls, binary protobuf,
  * uncompressed, over one HTTP/2 (h2c) session (connect-h2.ts), with client spans, trace
  * propagation and the absolute deadline header. No compression between services: on a cluster
- * network the CPU it costs is worth more than the bytes it saves.
+ * network the CPU it costs is worth more than the bytes it saves. A call that fails before any
+ * response is sent again when that is safe: the service never received it (no connection, or a
+ * stream refused by a draining service), or - once - its method is idempotent in the proto
+ * (`idempotency_level`).
  */
 export function createRpcClient<T extends DescService>(
   service: T,
@@ -62,6 +67,7 @@ export function createRpcClient<T extends DescService>(
     interceptors: [clientTraceInterceptor, deadlineInterceptor],
     defaultTimeoutMs: opts.timeoutMs ?? 10_000,
     idleTimeoutMs: 5 * 60_000,
+    ...(opts.reconnectWindowMs === undefined ? {} : { reconnectWindowMs: opts.reconnectWindowMs }),
   });
   return createClient(service, transport);
 }

@@ -267,7 +267,8 @@ describe("unary Connect calls over h2c", () => {
 
   it("an unreachable server is Unavailable; a later call after it comes up succeeds", async () => {
     const port = await freePort(); // nothing listens there now
-    const lean = createRpcClient(CatalogService, `http://127.0.0.1:${port}`);
+    // (Without waiting for a listener: drain.test.ts shows the wait.)
+    const lean = createRpcClient(CatalogService, `http://127.0.0.1:${port}`, { reconnectWindowMs: 0 });
     const err = ConnectError.from(await lean.getCategory({ id: "x" }, callOptions(ctx)).catch((e) => e));
     expect(err.code).toBe(Code.Unavailable);
     const other = await buildRpcServer(rt, (router) =>

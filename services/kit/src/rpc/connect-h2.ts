@@ -12,7 +12,8 @@
  *   with `Content-Type: application/proto`, `Connect-Protocol-Version: 1` and
  *   `Connect-Timeout-Ms`, on one HTTP/2 session per base URL (reconnected when it closes). Errors
  *   come back as the protocol's JSON error body, details included. The kit's client interceptors
- *   run around it as they would around connect-node's transport.
+ *   run around it as they would around connect-node's transport. A call that fails before any
+ *   response is tried again when that is safe (see {@link createH2Transport}).
  * - {@link unaryFastPath} answers such requests on the server with the service implementations and
  *   interceptors the router was given; every other request (gRPC, gRPC-web, Connect JSON, GET,
  *   compressed, streaming) goes to connect-node's full handler, so all protocols keep working.
@@ -29,6 +30,7 @@ import {
   type MessageInitShape,
   toBinary,
 } from "@bufbuild/protobuf";
+import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
 import {
   Code,
   ConnectError,
@@ -68,6 +70,7 @@ const {
   HTTP2_HEADER_CONTENT_TYPE,
   HTTP2_HEADER_CONTENT_LENGTH,
   NGHTTP2_CANCEL,
+  NGHTTP2_REFUSED_STREAM,
 } = http2.constants;
 
 // --- client ---------------------------------------------------------------------------------------
@@ -79,21 +82,80 @@ export interface H2TransportOptions {
   defaultTimeoutMs?: number;
   /** An idle session is closed after this long (a new call opens a new one). */
   idleTimeoutMs?: number;
+  /**
+   * How long a call whose request provably never reached the service (no connection could be made;
+   * or the server refused the stream: REFUSED_STREAM, a stream beyond its GOAWAY's last stream id)
+   * is tried again, within its deadline (which usually ends it first): a service restarting on its
+   * address is waited for as long as the caller waits - its successor may take seconds to listen
+   * on a busy machine (default 10000, the clients' default deadline; 0: never).
+   */
+  reconnectWindowMs?: number;
 }
+
+/**
+ * How a call failed before any response: `unsent` - the service never saw the request (safe to
+ * send again, whatever the method); `lost` - the connection or stream broke after the request went
+ * out (the service may have run it: only an idempotent method may be sent again).
+ */
+type Undelivered = "unsent" | "lost";
+const UNDELIVERED = Symbol("fop.undelivered");
+type FailedCall = ConnectError & { [UNDELIVERED]?: Undelivered };
+
+const undelivered = (message: string, how: Undelivered): ConnectError => {
+  const err: FailedCall = new ConnectError(message, Code.Unavailable);
+  err[UNDELIVERED] = how;
+  return err;
+};
+
+/** Methods the protos mark `idempotency_level = NO_SIDE_EFFECTS` or `IDEMPOTENT`. */
+const isIdempotent = (method: DescMethodUnary): boolean =>
+  method.idempotency === MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS ||
+  method.idempotency === MethodOptions_IdempotencyLevel.IDEMPOTENT;
+
+/** Waits `ms` unless `signal` aborts first. */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+  });
 
 /** A response body of at most this many bytes (the services' own request limit). */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
-/** Connect `Transport` for unary binary calls over one HTTP/2 session per base URL. */
+/**
+ * Connect `Transport` for unary binary calls over one HTTP/2 session per base URL.
+ *
+ * A session the server closes (GOAWAY: it is draining, see server.ts) or that breaks is dropped; the
+ * next call opens a new one. A call that fails before any response is sent again, within its
+ * deadline, when that is safe:
+ * - the request never reached the service (the connection could not be made, or the server
+ *   refused the stream after its GOAWAY): again and again, with a short backoff, within the
+ *   call's deadline (and `reconnectWindowMs`) - whatever the method, the service did not run it; a
+ *   service that stays down answers Unavailable just before the deadline, not at once;
+ * - the connection broke after the request went out: ONCE, on a new connection, and only for a
+ *   method the protos mark idempotent (`idempotency_level`); anything else fails Unavailable, as a
+ *   write the service may have applied must not be applied twice.
+ * A response (an error too) is never retried.
+ */
 export function createH2Transport(opts: H2TransportOptions): Transport {
   const base = new URL(opts.baseUrl);
   const authority = base.origin;
   const prefix = base.pathname.replace(/\/$/, "");
+  const reconnectWindowMs = opts.reconnectWindowMs ?? 10_000;
   let session: http2.ClientHttp2Session | undefined;
+  /** Sessions whose connection was established (a stream on any other never left this process). */
+  const connected = new WeakSet<http2.ClientHttp2Session>();
 
   const connect = (): http2.ClientHttp2Session => {
     if (session && !session.closed && !session.destroyed) return session;
     const s = http2.connect(authority);
+    s.once("connect", () => connected.add(s));
     const forget = () => {
       if (session === s) session = undefined;
     };
@@ -123,12 +185,27 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
       });
       if (timeoutMs !== undefined) headers["connect-timeout-ms"] = String(Math.max(1, Math.ceil(timeoutMs)));
       let stream: http2.ClientHttp2Stream;
+      let on: http2.ClientHttp2Session;
       try {
-        stream = connect().request(headers);
+        on = connect();
+        stream = on.request(headers);
       } catch (err) {
-        reject(new ConnectError(String((err as Error).message), Code.Unavailable));
+        reject(undelivered(String((err as Error).message), "unsent"));
         return;
       }
+      /**
+       * A failure before any response: did the request reach the service? The session it was on
+       * is not used again (a call sent again goes on a new connection; its own closing may not
+       * have been signalled yet).
+       */
+      const broke = (message: string) => {
+        if (session === on) session = undefined;
+        if (!on.closed && !on.destroyed) on.close();
+        return undelivered(
+          message,
+          stream.rstCode === NGHTTP2_REFUSED_STREAM || !connected.has(on) ? "unsent" : "lost",
+        );
+      };
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
       const fail = (e: ConnectError) => {
@@ -161,11 +238,12 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
         if (size > MAX_RESPONSE_BYTES) fail(new ConnectError("response too large", Code.ResourceExhausted));
         else chunks.push(c);
       });
-      stream.on("error", (err) => fail(new ConnectError(err.message, Code.Unavailable)));
+      stream.on("error", (err) =>
+        fail(status === 0 ? broke(err.message) : new ConnectError(err.message, Code.Unavailable)),
+      );
       stream.on("close", () => {
         if (settled) return;
-        if (status === 0)
-          return fail(new ConnectError("the stream closed without a response", Code.Unavailable));
+        if (status === 0) return fail(broke("the stream closed without a response"));
         const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
         const header = callHeaders(responseHeaders);
         if (status !== 200) {
@@ -200,9 +278,38 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
       stream.end(body);
     });
 
+  /** The exchange, sent again after a failure before any response when that is safe (see above). */
+  const send = async (req: UnaryRequest, timeoutMs: number | undefined): Promise<UnaryResponse> => {
+    const start = Date.now();
+    const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : start + timeoutMs;
+    const reconnectUntil = Math.min(deadline, start + reconnectWindowMs);
+    let resent = false;
+    for (let attempt = 0; ; attempt++) {
+      const left = timeoutMs === undefined ? undefined : deadline - Date.now();
+      if (left !== undefined && left <= 0) throw new ConnectError("deadline exceeded", Code.DeadlineExceeded);
+      try {
+        return await exchange(req, attempt === 0 ? timeoutMs : left);
+      } catch (err) {
+        const how = (err as FailedCall)[UNDELIVERED];
+        if (how === "unsent") {
+          // At once the first time (a GOAWAY: a new connection), then backing off (no listener).
+          const delay = attempt === 0 ? 0 : Math.min(500, 25 * 2 ** (attempt - 1));
+          if (Date.now() + delay < reconnectUntil && !req.signal.aborted) {
+            await pause(delay, req.signal);
+            continue;
+          }
+        } else if (how === "lost" && !resent && isIdempotent(req.method)) {
+          resent = true;
+          continue;
+        }
+        throw err;
+      }
+    }
+  };
+
   // The interceptors around the exchange, built once; each call's timeout travels on its request.
   const chain = withInterceptors(
-    (r) => exchange(r, (r as UnaryRequest & { [TIMEOUT]?: number })[TIMEOUT]) as Promise<UnaryResponse>,
+    (r) => send(r, (r as UnaryRequest & { [TIMEOUT]?: number })[TIMEOUT]),
     opts.interceptors,
   );
   return {

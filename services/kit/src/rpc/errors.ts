@@ -90,3 +90,30 @@ export function fromConnectError(err: unknown): AppError {
     cause: err,
   });
 }
+
+/** gRPC's canonical status code names, by code (Connect's codes are gRPC's). */
+const GRPC_STATUS_NAMES = [
+  "OK",
+  "CANCELLED",
+  "UNKNOWN",
+  "INVALID_ARGUMENT",
+  "DEADLINE_EXCEEDED",
+  "NOT_FOUND",
+  "ALREADY_EXISTS",
+  "PERMISSION_DENIED",
+  "RESOURCE_EXHAUSTED",
+  "FAILED_PRECONDITION",
+  "ABORTED",
+  "OUT_OF_RANGE",
+  "UNIMPLEMENTED",
+  "INTERNAL",
+  "UNAVAILABLE",
+  "DATA_LOSS",
+  "UNAUTHENTICATED",
+] as const;
+
+/** The gRPC status code name of a call's outcome: `OK` without an error, else its code's (`NOT_FOUND`). */
+export function grpcStatusName(err?: unknown): string {
+  if (err === undefined) return "OK";
+  return GRPC_STATUS_NAMES[ConnectError.from(err).code] ?? "UNKNOWN";
+}

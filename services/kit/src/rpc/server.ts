@@ -21,7 +21,7 @@ import { translateDbError } from "../db/tx.ts";
 import { DEADLINE_HEADER, deadlineExceeded, runInCall, serverDeadline } from "../deadline.ts";
 import { AppError, isAppError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
-import type { Metrics } from "../metrics.ts";
+import { histogram, METRICS, type Metrics } from "../metrics.ts";
 import {
   currentTraceId,
   extractTraceContext,
@@ -32,7 +32,7 @@ import {
   tracer,
 } from "../otel.ts";
 import { recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
-import { toConnectError } from "./errors.ts";
+import { grpcStatusName, toConnectError } from "./errors.ts";
 import { REFLECTION_SERVICES, registerReflection } from "./reflection.ts";
 
 export interface ServiceRuntime {
@@ -51,7 +51,11 @@ const INFRASTRUCTURE = new Set([Health.typeName, ...REFLECTION_SERVICES]);
 export interface RpcServer {
   readonly server: http2.Http2Server;
   listen(opts: { host: string; port: number }): Promise<void>;
-  /** Stops accepting calls and waits up to `graceMs` for the running ones. */
+  /**
+   * Drains: stops listening, sends GOAWAY on every session (clients open a new connection for
+   * their next call), lets running unary calls finish, then ends streaming calls; resolves once
+   * every session closed, at the latest after {@link RPC_SHUTDOWN_GRACE_MS} (then destroyed).
+   */
   close(): Promise<void>;
 }
 
@@ -98,18 +102,22 @@ function traceInterceptor(): Interceptor {
  * per request; a service's own line per call is for debugging (LOG_LEVEL=debug).
  */
 function observeInterceptor(rt: ServiceRuntime): Interceptor {
+  const duration = histogram(rt.metrics, METRICS.rpcServerDuration);
   return (next) => async (req) => {
     const start = process.hrtime.bigint();
-    let outcome = "ok";
+    let outcome = "OK";
     try {
       return await next(req);
     } catch (err) {
-      outcome = Code[ConnectError.from(err).code] ?? "unknown";
+      outcome = grpcStatusName(err);
       throw err;
     } finally {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const operation = `${req.service.typeName}/${req.method.name}`;
-      rt.metrics.requestDuration.observe({ operation, outcome }, seconds);
+      duration.observe(
+        { rpc_service: req.service.typeName, rpc_method: req.method.name, rpc_response_status_code: outcome },
+        seconds,
+      );
       if (!INFRASTRUCTURE.has(req.service.typeName) && rt.logger.isLevelEnabled("debug")) {
         rt.logger.debug(
           {
@@ -207,17 +215,31 @@ export async function buildRpcServer(
     shutdownSignal: shutdown.signal,
     readMaxBytes: RPC_BODY_LIMIT,
   });
-  const server = http2.createServer(
-    unaryFastPath(
-      { unary: recorded.unary, interceptors, bodyLimit: RPC_BODY_LIMIT, shutdownSignal: shutdown.signal },
-      fallback,
-    ),
+  const handle = unaryFastPath(
+    { unary: recorded.unary, interceptors, bodyLimit: RPC_BODY_LIMIT, shutdownSignal: shutdown.signal },
+    fallback,
   );
+  // Running unary calls (any protocol), so a drain can let them finish before it ends the streams.
+  let unaryCalls = 0;
+  let onNoUnaryCalls: (() => void) | undefined;
+  const unaryEnded = () => {
+    if (--unaryCalls === 0) onNoUnaryCalls?.();
+  };
+  const server = http2.createServer((req, res) => {
+    const q = req.url.indexOf("?");
+    if (recorded.unary.has(q < 0 ? req.url : req.url.slice(0, q))) {
+      unaryCalls++;
+      res.once("close", unaryEnded);
+    }
+    handle(req, res);
+  });
   // Open sessions, so close() can end them (an h2c client keeps its session open).
   const sessions = new Set<http2.ServerHttp2Session>();
+  let closing: Promise<void> | undefined;
   server.on("session", (s) => {
     sessions.add(s);
     s.once("close", () => sessions.delete(s));
+    if (closing) s.close(); // accepted as the listener closed
   });
   return {
     server,
@@ -229,23 +251,40 @@ export async function buildRpcServer(
           resolve();
         });
       }),
-    close: () =>
-      new Promise((resolve) => {
-        shutdown.abort();
-        server.close(() => resolve());
-        // GOAWAY to every client: running calls finish, no new ones start; then stop waiting.
-        for (const s of sessions) s.close();
-        setTimeout(() => {
+    close: () => {
+      closing ??= new Promise((resolve) => {
+        const grace = setTimeout(() => {
+          shutdown.abort();
           for (const s of sessions) s.destroy();
-        }, RPC_SHUTDOWN_GRACE_MS).unref();
-      }),
+        }, RPC_SHUTDOWN_GRACE_MS);
+        grace.unref();
+        // No new connections: a client's next connection goes to another replica (or waits for
+        // this one's successor, see connect-h2.ts).
+        server.close(() => {
+          clearTimeout(grace);
+          resolve();
+        });
+        // GOAWAY to every client: the calls it sent so far run to the end; a stream it opens after
+        // is refused (REFUSED_STREAM), which tells it the call did not run and may go elsewhere.
+        for (const s of sessions) s.close();
+        // Streaming calls (notification streams, reflection) run until told to stop: once the
+        // unary calls are done, the shutdown signal tells them. (It would also abort the running
+        // unary calls that connect-node's handler serves, so it waits for those.)
+        if (unaryCalls === 0) shutdown.abort();
+        else onNoUnaryCalls = () => shutdown.abort();
+      });
+      return closing;
+    },
   };
 }
 
 /** Largest RPC request body (bytes). */
 const RPC_BODY_LIMIT = 8 * 1024 * 1024;
-/** How long close() lets running calls finish. */
-const RPC_SHUTDOWN_GRACE_MS = 5_000;
+/**
+ * How long close() lets running calls finish: the gateway's calls have a 10 s deadline
+ * (RPC_TIMEOUT_MS), after which their callers stopped waiting anyway.
+ */
+const RPC_SHUTDOWN_GRACE_MS = 10_000;
 
 /** The port an RPC server listens on. */
 export const rpcPort = (rpc: RpcServer): number => (rpc.server.address() as AddressInfo).port;
