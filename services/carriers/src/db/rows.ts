@@ -2,7 +2,9 @@
  * Reading and writing rows: each entity is its read-model document plus the columns derived from
  * it in the same statement. Parameterised SQL only.
  */
+
 import { type Db, query, type Sql } from "@fop/kit/db/sql";
+import { readSnapshot } from "@fop/kit/db/tx";
 import type { Carrier, CarrierConfiguration, TransitTimeConfiguration } from "../domain/types.ts";
 
 // --- carriers ------------------------------------------------------------------------------------
@@ -54,18 +56,20 @@ export async function listCarriers(
   tenant: string,
   page: { size: number; startAfterId: string },
 ): Promise<{ rows: Carrier[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    query<{ doc: Carrier }>(db, {
-      text: "select doc from carrier where tenant_id = $1 and ($2::uuid is null or id > $2::uuid) order by id limit $3",
-      params: [tenant, page.startAfterId || null, page.size],
-      prepare: true,
-    }),
-    query<{ total: string }>(db, {
-      text: "select count(*) as total from carrier where tenant_id = $1",
-      params: [tenant],
-      prepare: true,
-    }),
-  ]);
+  const [rows, count] = await readSnapshot(db, (tx) =>
+    Promise.all([
+      query<{ doc: Carrier }>(tx, {
+        text: "select doc from carrier where tenant_id = $1 and ($2::uuid is null or id > $2::uuid) order by id limit $3",
+        params: [tenant, page.startAfterId || null, page.size],
+        prepare: true,
+      }),
+      query<{ total: string }>(tx, {
+        text: "select count(*) as total from carrier where tenant_id = $1",
+        params: [tenant],
+        prepare: true,
+      }),
+    ]),
+  );
   return { rows: rows.map((r) => r.doc), total: Number(count[0]?.total ?? 0) };
 }
 

@@ -4,8 +4,10 @@
  * names are locked first (lockFacilities), then the group: one order everywhere, so concurrent
  * writes queue instead of deadlocking, and per-facility group counts are exact.
  */
+
 import type { JsonObject } from "@bufbuild/protobuf";
 import { type Db, query } from "@fop/kit/db/sql";
+import { readSnapshot } from "@fop/kit/db/tx";
 import { nameIndex } from "../domain/category.ts";
 import type { FacilityGroup } from "../domain/facility-group.ts";
 import { SCHEMA } from "./orm.ts";
@@ -58,19 +60,21 @@ export async function listFacilityGroupRows(
 ): Promise<{ groups: FacilityGroup[]; total: number }> {
   const where = "t.tenant_id = $1 and ($2::text is null or t.tenant_facility_group_id = $2)";
   const params = [tenant, page.tenantFacilityGroupId ?? null];
-  const [rows, count] = await Promise.all([
-    query<FacilityGroupRow>(db, {
-      text: `select ${FACILITY_GROUP_COLUMNS} from ${SCHEMA}.facility_group t where ${where}
+  const [rows, count] = await readSnapshot(db, (tx) =>
+    Promise.all([
+      query<FacilityGroupRow>(tx, {
+        text: `select ${FACILITY_GROUP_COLUMNS} from ${SCHEMA}.facility_group t where ${where}
         and ($3::uuid is null or t.id > $3::uuid) order by t.id limit $4`,
-      params: [...params, page.startAfterId || null, page.size],
-      prepare: true,
-    }),
-    query<{ total: string }>(db, {
-      text: `select count(*) as total from ${SCHEMA}.facility_group t where ${where}`,
-      params,
-      prepare: true,
-    }),
-  ]);
+        params: [...params, page.startAfterId || null, page.size],
+        prepare: true,
+      }),
+      query<{ total: string }>(tx, {
+        text: `select count(*) as total from ${SCHEMA}.facility_group t where ${where}`,
+        params,
+        prepare: true,
+      }),
+    ]),
+  );
   return { groups: rows.map(toFacilityGroup), total: Number(count[0]?.total ?? 0) };
 }
 

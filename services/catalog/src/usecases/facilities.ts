@@ -2,7 +2,7 @@
 import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { type Db, query } from "@fop/kit/db/sql";
-import { inTransaction } from "@fop/kit/db/tx";
+import { inTransaction, readSnapshot } from "@fop/kit/db/tx";
 import { conflict, invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { lookupTable } from "@fop/kit/lookup";
@@ -93,16 +93,18 @@ export async function listFacilities(deps: CatalogDeps, ctx: RequestContext, f: 
   const counting = new SqlBuilder();
   const where = filter(counting);
   const order = startAfterOrder(key);
-  const [rows, [count]] = await Promise.all([
-    query<FacilityRow>(deps.db, {
-      text: `SELECT ${FACILITY_COLUMNS} FROM ${SCHEMA}.facility t WHERE ${page.join(" AND ")} ORDER BY ${order} LIMIT ${f.size}`,
-      params: b.params,
-    }),
-    query<{ n: number }>(deps.db, {
-      text: `SELECT count(*)::int AS n FROM ${SCHEMA}.facility t WHERE ${where}`,
-      params: counting.params,
-    }),
-  ]);
+  const [rows, [count]] = await readSnapshot(deps.db, (tx) =>
+    Promise.all([
+      query<FacilityRow>(tx, {
+        text: `SELECT ${FACILITY_COLUMNS} FROM ${SCHEMA}.facility t WHERE ${page.join(" AND ")} ORDER BY ${order} LIMIT ${f.size}`,
+        params: b.params,
+      }),
+      query<{ n: number }>(tx, {
+        text: `SELECT count(*)::int AS n FROM ${SCHEMA}.facility t WHERE ${where}`,
+        params: counting.params,
+      }),
+    ]),
+  );
   return { facilities: rows.map(toFacility), total: count?.n ?? 0 };
 }
 

@@ -74,3 +74,34 @@ export async function inTransaction<T>(
     client.release(broken);
   }
 }
+
+/**
+ * Runs the reads of `fn` on one snapshot (a read-only REPEATABLE READ transaction on one
+ * connection), for statements that must agree — a page and its total: on two pool connections a
+ * write committed between them shows in one and not the other (a total lower than the page). On a
+ * transaction already (a `Db` without a pool) it runs there.
+ */
+export async function readSnapshot<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  const pool = (db as Partial<SqlPool>).pool;
+  if (!pool) return fn(db);
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    throw translateDbError(err);
+  }
+  let broken: Error | undefined;
+  try {
+    await client.query("begin isolation level repeatable read read only");
+    const result = await fn(dbOf(client));
+    await client.query("commit");
+    return result;
+  } catch (err) {
+    await client.query("rollback").catch((e: Error) => {
+      broken = e;
+    });
+    throw translateDbError(err);
+  } finally {
+    client.release(broken);
+  }
+}

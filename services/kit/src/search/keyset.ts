@@ -7,6 +7,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { parseInstant } from "../datetime.ts";
 import { type Db, query as runSql } from "../db/sql.ts";
+import { readSnapshot } from "../db/tx.ts";
 import { invalid } from "../errors.ts";
 import { isUuid } from "../ids.ts";
 import type { CursorCodec, CursorData } from "./cursor.ts";
@@ -208,10 +209,13 @@ export async function runSearch<R extends Record<string, unknown>>(
     sort.spec.expr === ID.expr ? `t.id ${scanDir}` : `${sort.spec.expr} ${scanDir} ${nulls}, t.id ${scanDir}`;
   const text = `SELECT ${res.select}, ${sort.spec.expr} AS ${SORT_VALUE} FROM ${res.table} t WHERE ${conditions.join(" AND ")} ORDER BY ${orderBy} LIMIT ${limit + 1}`;
 
-  const [rows, total] = await Promise.all([
-    withRegexErrors(() => runSql<R>(db, { text, params: b.params })),
-    p.withTotal ? countMatches(db, tenant, res, p, now) : Promise.resolve(undefined),
-  ]);
+  const read = (d: Db) =>
+    Promise.all([
+      withRegexErrors(() => runSql<R>(d, { text, params: b.params })),
+      p.withTotal ? countMatches(d, tenant, res, p, now) : Promise.resolve(undefined),
+    ]);
+  // With the total: page and count on one snapshot, so they agree.
+  const [rows, total] = await (p.withTotal ? readSnapshot(db, read) : read(db));
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   if (backward) page.reverse();

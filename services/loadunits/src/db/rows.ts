@@ -2,7 +2,9 @@
  * Reading and writing rows. A row is the read-model document plus columns derived from it in the
  * same statement (from the document itself), so filters never drift from what clients read.
  */
+
 import { type Db, query, type Sql } from "@fop/kit/db/sql";
+import { readSnapshot } from "@fop/kit/db/tx";
 import type { ContainerType, ContainerTypeKind, LoadUnit, Stack } from "../domain/types.ts";
 
 /** A document as stored (`json`: its text, sent on as it is when no locale asks for a change). */
@@ -130,18 +132,20 @@ export async function listLoadUnits(
     "(cardinality($3::text[]) = 0 or status = any($3::text[]))",
   ].join(" and ");
   const params = [tenant, f.pickJobRef ?? null, f.statuses];
-  const [rows, count] = await Promise.all([
-    query<{ json: string }>(db, {
-      text: `select doc::text as json from load_unit where ${where} and ($4::uuid is null or id > $4::uuid) order by id limit $5`,
-      params: [...params, page.startAfterId || null, page.size],
-      prepare: true,
-    }),
-    query<{ total: string }>(db, {
-      text: `select count(*) as total from load_unit where ${where}`,
-      params,
-      prepare: true,
-    }),
-  ]);
+  const [rows, count] = await readSnapshot(db, (tx) =>
+    Promise.all([
+      query<{ json: string }>(tx, {
+        text: `select doc::text as json from load_unit where ${where} and ($4::uuid is null or id > $4::uuid) order by id limit $5`,
+        params: [...params, page.startAfterId || null, page.size],
+        prepare: true,
+      }),
+      query<{ total: string }>(tx, {
+        text: `select count(*) as total from load_unit where ${where}`,
+        params,
+        prepare: true,
+      }),
+    ]),
+  );
   return { rows, total: Number(count[0]?.total ?? 0) };
 }
 
@@ -197,18 +201,20 @@ export async function listStacks(
   page: { size: number; startAfterId: string },
 ): Promise<{ rows: { id: string; version: number; json: string }[]; total: number }> {
   const where = "tenant_id = $1 and (cardinality($2::text[]) = 0 or facility_refs && $2::text[])";
-  const [rows, count] = await Promise.all([
-    query<{ id: string; version: number; json: string }>(db, {
-      text: `select id, version, doc::text as json from stack where ${where} and ($3::uuid is null or id > $3::uuid) order by id limit $4`,
-      params: [tenant, facilityRefs, page.startAfterId || null, page.size],
-      prepare: true,
-    }),
-    query<{ total: string }>(db, {
-      text: `select count(*) as total from stack where ${where}`,
-      params: [tenant, facilityRefs],
-      prepare: true,
-    }),
-  ]);
+  const [rows, count] = await readSnapshot(db, (tx) =>
+    Promise.all([
+      query<{ id: string; version: number; json: string }>(tx, {
+        text: `select id, version, doc::text as json from stack where ${where} and ($3::uuid is null or id > $3::uuid) order by id limit $4`,
+        params: [tenant, facilityRefs, page.startAfterId || null, page.size],
+        prepare: true,
+      }),
+      query<{ total: string }>(tx, {
+        text: `select count(*) as total from stack where ${where}`,
+        params: [tenant, facilityRefs],
+        prepare: true,
+      }),
+    ]),
+  );
   return { rows, total: Number(count[0]?.total ?? 0) };
 }
 

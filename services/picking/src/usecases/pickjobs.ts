@@ -5,7 +5,7 @@ import type { RequestContext } from "@fop/kit/context";
 import { requireInstant } from "@fop/kit/datetime";
 import type { Db } from "@fop/kit/db/sql";
 import { query } from "@fop/kit/db/sql";
-import { inTransaction } from "@fop/kit/db/tx";
+import { inTransaction, readSnapshot } from "@fop/kit/db/tx";
 import { AppError, invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { lookupTable } from "@fop/kit/lookup";
@@ -319,15 +319,17 @@ export async function listPickJobs(
     );
   }
   const db = deps.db;
-  const [rows, count] = await Promise.all([
-    query<{ doc: PickJob }>(db, {
-      text: `select t.doc from ${SCHEMA}.pick_job t where ${paged.join(" and ")} order by ${startAfterOrder(key, desc)} limit ${b.param(f.size, "int")}`,
-      params: b.params,
-    }),
-    query<{ n: number }>(db, {
-      text: `select count(*)::int as n from ${SCHEMA}.pick_job t where ${filter}`,
-      params: countParams,
-    }),
-  ]);
+  const [rows, count] = await readSnapshot(db, (tx) =>
+    Promise.all([
+      query<{ doc: PickJob }>(tx, {
+        text: `select t.doc from ${SCHEMA}.pick_job t where ${paged.join(" and ")} order by ${startAfterOrder(key, desc)} limit ${b.param(f.size, "int")}`,
+        params: b.params,
+      }),
+      query<{ n: number }>(tx, {
+        text: `select count(*)::int as n from ${SCHEMA}.pick_job t where ${filter}`,
+        params: countParams,
+      }),
+    ]),
+  );
   return { pickjobs: rows.map((r) => r.doc), total: count[0]?.n ?? 0 };
 }

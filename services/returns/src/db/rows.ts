@@ -1,5 +1,7 @@
 /** Reading and writing rows: the document plus the columns derived from it. Parameterised SQL only. */
+
 import { type Db, query } from "@fop/kit/db/sql";
+import { readSnapshot } from "@fop/kit/db/tx";
 import type { ItemReturnJob } from "../domain/job.ts";
 import type { Parcel } from "../domain/parcel.ts";
 import type { ReturnConfiguration } from "../domain/return-config.ts";
@@ -52,19 +54,21 @@ export async function listReasons(
   action: ReasonAction,
   page: { size: number; startAfterId: string },
 ): Promise<{ rows: Reason[]; hasNextPage: boolean; total: number }> {
-  const [rows, count] = await Promise.all([
-    query<{ doc: Reason }>(db, {
-      text: `select doc from reason where tenant_id = $1 and action = $2 and ($3::uuid is null or id > $3::uuid)
+  const [rows, count] = await readSnapshot(db, (tx) =>
+    Promise.all([
+      query<{ doc: Reason }>(tx, {
+        text: `select doc from reason where tenant_id = $1 and action = $2 and ($3::uuid is null or id > $3::uuid)
         order by id limit $4`,
-      params: [tenant, action, page.startAfterId || null, page.size + 1],
-      prepare: true,
-    }),
-    query<{ total: string }>(db, {
-      text: "select count(*) as total from reason where tenant_id = $1 and action = $2",
-      params: [tenant, action],
-      prepare: true,
-    }),
-  ]);
+        params: [tenant, action, page.startAfterId || null, page.size + 1],
+        prepare: true,
+      }),
+      query<{ total: string }>(tx, {
+        text: "select count(*) as total from reason where tenant_id = $1 and action = $2",
+        params: [tenant, action],
+        prepare: true,
+      }),
+    ]),
+  );
   return {
     rows: rows.slice(0, page.size).map((r) => r.doc),
     hasNextPage: rows.length > page.size,
@@ -207,18 +211,20 @@ export async function listJobs(
     f.searchTerm ?? null,
     f.anonymized ?? null,
   ];
-  const [rows, count] = await Promise.all([
-    query<StoredJob>(db, {
-      text: `select ${STORED_JOB} from item_return_job where ${where} and ($9::uuid is null or id > $9::uuid) order by id limit $10`,
-      params: [...params, page.startAfterId || null, page.size],
-      prepare: true,
-    }),
-    query<{ total: string }>(db, {
-      text: `select count(*) as total from item_return_job where ${where}`,
-      params,
-      prepare: true,
-    }),
-  ]);
+  const [rows, count] = await readSnapshot(db, (tx) =>
+    Promise.all([
+      query<StoredJob>(tx, {
+        text: `select ${STORED_JOB} from item_return_job where ${where} and ($9::uuid is null or id > $9::uuid) order by id limit $10`,
+        params: [...params, page.startAfterId || null, page.size],
+        prepare: true,
+      }),
+      query<{ total: string }>(tx, {
+        text: `select count(*) as total from item_return_job where ${where}`,
+        params,
+        prepare: true,
+      }),
+    ]),
+  );
   return { rows, total: Number(count[0]?.total ?? 0) };
 }
 
@@ -271,15 +277,17 @@ export async function listItemReturnsAcrossJobs(
     f.anonymized ?? null,
     f.searchTerm ?? null,
   ];
-  const [rows, count] = await Promise.all([
-    query<{ job_id: string; item_return: Record<string, unknown> }>(db, {
-      text: `select j.id::text as job_id, r as item_return ${from}
+  const [rows, count] = await readSnapshot(db, (tx) =>
+    Promise.all([
+      query<{ job_id: string; item_return: Record<string, unknown> }>(tx, {
+        text: `select j.id::text as job_id, r as item_return ${from}
         and ($7::text is null or r->>'id' > $7) order by r->>'id' limit $8`,
-      params: [...params, page.startAfterId || null, page.size],
-      prepare: true,
-    }),
-    query<{ total: string }>(db, { text: `select count(*) as total ${from}`, params, prepare: true }),
-  ]);
+        params: [...params, page.startAfterId || null, page.size],
+        prepare: true,
+      }),
+      query<{ total: string }>(tx, { text: `select count(*) as total ${from}`, params, prepare: true }),
+    ]),
+  );
   return {
     rows: rows.map((r) => ({ jobId: r.job_id, itemReturn: r.item_return })),
     total: Number(count[0]?.total ?? 0),
