@@ -1,59 +1,18 @@
-/**
- * An event survives a dead letter that cannot be written (real Postgres and JetStream): a consumer
- * out of deliveries whose dead_letter insert fails (the database refusing it, as when it is down)
- * neither terminates nor loses the event - JetStream delivers it again (its max_deliver is
- * unlimited; the kit counts deliveries) until it is applied or its dead letter is written.
- */
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { RequestContext } from "../context.ts";
-import { createSqlPool, query, type SqlPool } from "../db/sql.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { query, type SqlPool } from "../db/sql.ts";
 import { newId } from "../ids.ts";
-import { createLogger } from "../logger.ts";
-import type { ServiceModule } from "../service.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/db.ts";
+import { EVENT_TEST_CONTEXT, useEventsTestBed } from "../testing/events.ts";
 import { eventConsumer } from "./consumer.ts";
 import { buildEnvelope, encodeEnvelope } from "./envelope.ts";
-import { kitEventMigrations } from "./migrations.ts";
-import { connectNats, type Nats } from "./nats.ts";
+import type { Nats } from "./nats.ts";
 
-const suffix = randomBytes(4).toString("hex");
-const SCHEMA = `kit_consumer_${suffix}`;
-const PREFIX = `c${suffix}.events`;
-const STREAM = `CONSUMER_T_${suffix.toUpperCase()}`;
-const silent = createLogger({ service: "test", level: "silent" });
-const ctx: RequestContext = {
-  tenant: "t1",
-  principal: { userId: "u1", username: "ada", roles: [], permissions: [] },
-  client: { api: "REST", rawInfo: "test" },
-  traceId: "",
-};
-const module = {
-  schema: SCHEMA,
-  entities: [],
-  migrations: kitEventMigrations,
-} as unknown as ServiceModule<unknown>;
-
-let tdb: TestDatabase;
+const bed = useEventsTestBed("consumer");
+const { schema: SCHEMA, prefix: PREFIX, stream: STREAM, silent } = bed;
+const ctx = EVENT_TEST_CONTEXT;
 let db: SqlPool;
 let nats: Nats;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase(inject("adminUrl"), [module]);
-  db = createSqlPool(tdb.serviceUrl(SCHEMA), { max: 4 });
-  nats = await connectNats(
-    inject("natsUrl"),
-    "consumer-test",
-    { stream: STREAM, subjectPrefix: PREFIX, replicas: 1, maxAgeMs: 600_000, duplicateWindowMs: 60_000 },
-    silent,
-  );
-  await nats.ensureStream();
-});
-afterAll(async () => {
-  await nats?.jsm.streams.delete(STREAM).catch(() => {});
-  await nats?.close();
-  await db?.end();
-  await tdb?.drop();
+beforeAll(() => {
+  ({ db, nats } = bed);
 });
 
 async function until(check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {

@@ -1,63 +1,22 @@
-/**
- * The event metrics read at scrape time, against real Postgres and JetStream: the outbox's backlog,
- * oldest event and stored dead letters (the relay's one statement per scrape), a durable consumer's
- * lag, acknowledgements pending and redeliveries; and that a scrape answers in time when the
- * database does not.
- */
-import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { AckPolicy } from "@nats-io/jetstream";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { RequestContext } from "../context.ts";
-import { createSqlPool, query, type SqlPool } from "../db/sql.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { query, type SqlPool } from "../db/sql.ts";
 import { inTransaction } from "../db/tx.ts";
-import { createLogger } from "../logger.ts";
 import { createMetrics, type Metrics, SCRAPE_READ_TIMEOUT_MS } from "../metrics.ts";
-import type { ServiceModule } from "../service.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/db.ts";
+import { EVENT_TEST_CONTEXT, useEventsTestBed } from "../testing/events.ts";
 import { eventConsumer } from "./consumer.ts";
 import { buildEnvelope, type DomainEvent, encodeEnvelope } from "./envelope.ts";
-import { kitEventMigrations } from "./migrations.ts";
-import { connectNats, type Nats } from "./nats.ts";
+import type { Nats } from "./nats.ts";
 import { Outbox, outboxRelay } from "./outbox.ts";
 
-const suffix = randomBytes(4).toString("hex");
-const SCHEMA = `kit_metrics_${suffix}`;
-const PREFIX = `m${suffix}.events`;
-const STREAM = `METRICS_T_${suffix.toUpperCase()}`;
-const silent = createLogger({ service: "test", level: "silent" });
-const ctx: RequestContext = {
-  tenant: "t1",
-  principal: { userId: "u1", username: "ada", roles: [], permissions: [] },
-  client: { api: "REST", rawInfo: "test" },
-  traceId: "",
-};
-const module = {
-  schema: SCHEMA,
-  entities: [],
-  migrations: kitEventMigrations,
-} as unknown as ServiceModule<unknown>;
-
-let tdb: TestDatabase;
+const bed = useEventsTestBed("metrics");
+const { schema: SCHEMA, prefix: PREFIX, stream: STREAM, silent, suffix } = bed;
+const ctx = EVENT_TEST_CONTEXT;
 let db: SqlPool;
 let nats: Nats;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase(inject("adminUrl"), [module]);
-  db = createSqlPool(tdb.serviceUrl(SCHEMA), { max: 2 });
-  nats = await connectNats(
-    inject("natsUrl"),
-    "metrics-test",
-    { stream: STREAM, subjectPrefix: PREFIX, replicas: 1, maxAgeMs: 600_000, duplicateWindowMs: 60_000 },
-    silent,
-  );
-  await nats.ensureStream();
-});
-afterAll(async () => {
-  await nats?.jsm.streams.delete(STREAM).catch(() => {});
-  await nats?.close();
-  await db?.end();
-  await tdb?.drop();
+beforeAll(() => {
+  ({ db, nats } = bed);
 });
 
 const event = (n: number): DomainEvent => ({
@@ -101,7 +60,7 @@ describe("outbox metrics", () => {
     const outbox = new Outbox({ schema: SCHEMA, subjectPrefix: PREFIX });
     const relay = outboxRelay({
       outbox,
-      databaseUrl: tdb.serviceUrl(SCHEMA),
+      databaseUrl: bed.databaseUrl,
       nats,
       logger: silent,
       pollMs: 600_000,

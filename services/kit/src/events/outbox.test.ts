@@ -1,57 +1,18 @@
-/**
- * The outbox wakes its relay in-process once a write commits (real Postgres and JetStream): the
- * relays here poll every 10 minutes, so whatever arrives within the test was woken, not polled.
- */
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { RequestContext } from "../context.ts";
-import { createSqlPool, type SqlPool } from "../db/sql.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SqlPool } from "../db/sql.ts";
 import { inTransaction } from "../db/tx.ts";
-import { createLogger } from "../logger.ts";
-import type { ServiceModule } from "../service.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/db.ts";
+import { EVENT_TEST_CONTEXT, useEventsTestBed } from "../testing/events.ts";
 import type { DomainEvent } from "./envelope.ts";
-import { kitEventMigrations } from "./migrations.ts";
-import { connectNats, type Nats } from "./nats.ts";
+import type { Nats } from "./nats.ts";
 import { Outbox, outboxRelay } from "./outbox.ts";
 
-const suffix = randomBytes(4).toString("hex");
-const SCHEMA = `kit_outbox_${suffix}`;
-const PREFIX = `o${suffix}.events`;
-const STREAM = `OUTBOX_T_${suffix.toUpperCase()}`;
-const silent = createLogger({ service: "test", level: "silent" });
-const ctx: RequestContext = {
-  tenant: "t1",
-  principal: { userId: "u1", username: "ada", roles: [], permissions: [] },
-  client: { api: "REST", rawInfo: "test" },
-  traceId: "",
-};
-const module = {
-  schema: SCHEMA,
-  entities: [],
-  migrations: kitEventMigrations,
-} as unknown as ServiceModule<unknown>;
-
-let tdb: TestDatabase;
+const bed = useEventsTestBed("outbox");
+const { schema: SCHEMA, prefix: PREFIX, stream: STREAM, silent } = bed;
+const ctx = EVENT_TEST_CONTEXT;
 let db: SqlPool;
 let nats: Nats;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase(inject("adminUrl"), [module]);
-  db = createSqlPool(tdb.serviceUrl(SCHEMA), { max: 2 });
-  nats = await connectNats(
-    inject("natsUrl"),
-    "outbox-test",
-    { stream: STREAM, subjectPrefix: PREFIX, replicas: 1, maxAgeMs: 600_000, duplicateWindowMs: 60_000 },
-    silent,
-  );
-  await nats.ensureStream();
-});
-afterAll(async () => {
-  await nats?.jsm.streams.delete(STREAM).catch(() => {});
-  await nats?.close();
-  await db?.end();
-  await tdb?.drop();
+beforeAll(() => {
+  ({ db, nats } = bed);
 });
 
 const stored = async () => (await nats.jsm.streams.info(STREAM)).state.messages;
@@ -70,7 +31,7 @@ async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> 
   }
 }
 function relayOf(outbox: Outbox, pollMs: number) {
-  return outboxRelay({ outbox, databaseUrl: tdb.serviceUrl(SCHEMA), nats, logger: silent, pollMs });
+  return outboxRelay({ outbox, databaseUrl: bed.databaseUrl, nats, logger: silent, pollMs });
 }
 
 describe("outbox -> relay wake-up", () => {
