@@ -52,9 +52,3 @@ export function loader<V>(
   }
   return l;
 }
-
-/** A service's UTF-8 JSON document as an object. */
-export const parseDoc = <T = Record<string, unknown>>(json: Uint8Array | undefined): T => {
-  if (!json?.byteLength) throw new Error("the service answered without the document");
-  return JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString("utf8")) as T;
-};

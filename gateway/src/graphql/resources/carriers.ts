@@ -5,8 +5,9 @@ import {
   StrippedCarriers,
   TransitTimeConfiguration,
 } from "../../routes/carriers/schemas.ts";
+import { parseDocument } from "../../routes/documents.ts";
 import { defineConnection, LIST_ARGS, listConnection, listPage } from "../connections.ts";
-import { type GqlContext, loader, need, parseDoc, rpc } from "../context.ts";
+import { type GqlContext, loader, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
 
 type Doc = Record<string, unknown> & { id: string };
@@ -21,7 +22,7 @@ function loadConfiguration(c: GqlContext, carrierId: string) {
   return loader<Doc>(c, "carrierConfiguration", async (ids) => {
     const res = await c.clients.carriers.batchGetConfigurations({ carrierIds: [...ids] }, rpc(c));
     const byCarrier = new Map(
-      res.configurations.map((x) => [x.carrierId, parseDoc<Doc>(x.configuration?.documentJson)]),
+      res.configurations.map((x) => [x.carrierId, parseDocument<Doc>(x.configuration?.documentJson)]),
     );
     return Promise.all(
       ids.map(
@@ -29,7 +30,7 @@ function loadConfiguration(c: GqlContext, carrierId: string) {
           byCarrier.get(i) ??
           c.clients.carriers
             .getConfiguration({ carrierId: i }, rpc(c))
-            .then((r) => parseDoc<Doc>(r.configuration?.documentJson))
+            .then((r) => parseDocument<Doc>(r.configuration?.documentJson))
             .catch((e: Error) => e),
       ),
     );
@@ -63,14 +64,16 @@ export const carriers: GraphModule = {
     Query: {
       carrier: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "CARRIER_READ");
-        return parseDoc((await c.clients.carriers.getCarrier({ id: a.id }, rpc(c))).carrier?.documentJson);
+        return parseDocument(
+          (await c.clients.carriers.getCarrier({ id: a.id }, rpc(c))).carrier?.documentJson,
+        );
       },
       carriers: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "CARRIER_READ");
         const page = listPage(a);
         const res = await c.clients.carriers.listCarriers({ page }, rpc(c));
         return listConnection(
-          res.carriers.map((x) => parseDoc<Doc>(x.documentJson)),
+          res.carriers.map((x) => parseDocument<Doc>(x.documentJson)),
           page,
           res.total,
         );
@@ -78,7 +81,7 @@ export const carriers: GraphModule = {
       transitTimeConfiguration: async (_: unknown, _a: Args, c: GqlContext) => {
         need(c, "CARRIER_READ");
         const res = await c.clients.carriers.getTransitTimeConfiguration({}, rpc(c));
-        return parseDoc(res.configuration?.documentJson);
+        return parseDocument(res.configuration?.documentJson);
       },
     },
     Carrier: { configuration: configurationOf },

@@ -10,6 +10,7 @@ import {
   CategoryForUpdate,
   CategorySearchPayload,
 } from "../../routes/categories/schemas.ts";
+import { parseDocument } from "../../routes/documents.ts";
 import { toFacilityJson } from "../../routes/facilities/map.ts";
 import { Facility, FacilityListQuery } from "../../routes/facilities/schemas.ts";
 import { FacilityGroup, FacilityGroupSearchPayload } from "../../routes/facilitygroups/schemas.ts";
@@ -21,7 +22,7 @@ import {
   searchArgs,
   searchRoot,
 } from "../connections.ts";
-import { type GqlContext, loader, need, parseDoc, rpc } from "../context.ts";
+import { type GqlContext, loader, need, rpc } from "../context.ts";
 import { validated } from "../inputs.ts";
 import type { Args, GraphModule } from "../module.ts";
 import { describe } from "../sdl.ts";
@@ -79,11 +80,11 @@ export const catalog: GraphModule = {
       category: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "CATEGORY_READ");
         const id = await idOf(c, a.id, URN.category);
-        return parseDoc((await c.clients.catalog.getCategory({ id }, rpc(c))).category?.documentJson);
+        return parseDocument((await c.clients.catalog.getCategory({ id }, rpc(c))).category?.documentJson);
       },
       categories: searchRoot("ADMIN_MODULES_READ", CategorySearchPayload, async (c, search) => {
         const res = await c.clients.catalog.searchCategories({ search }, rpc(c));
-        return { nodes: res.categories.map((x) => parseDoc(x.documentJson)), ...res };
+        return { nodes: res.categories.map((x) => parseDocument(x.documentJson)), ...res };
       }),
       facility: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "FACILITY_READ");
@@ -112,13 +113,13 @@ export const catalog: GraphModule = {
       facilityGroup: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "FACILITY_GROUP_READ");
         const id = await idOf(c, a.id, URN.facilityGroup);
-        return parseDoc(
+        return parseDocument(
           (await c.clients.catalog.getFacilityGroup({ id }, rpc(c))).facilityGroup?.documentJson,
         );
       },
       facilityGroups: searchRoot("FACILITY_GROUP_READ", FacilityGroupSearchPayload, async (c, search) => {
         const res = await c.clients.catalog.searchFacilityGroups({ search }, rpc(c));
-        return { nodes: res.facilityGroups.map((x) => parseDoc(x.documentJson)), ...res };
+        return { nodes: res.facilityGroups.map((x) => parseDocument(x.documentJson)), ...res };
       }),
     },
     Mutation: {
@@ -126,7 +127,7 @@ export const catalog: GraphModule = {
         need(c, "CATEGORY_WRITE");
         const body = validated(CategoryForCreation, a.input);
         const res = await c.clients.catalog.createCategory(toCreateCategoryRequest(body as never), rpc(c));
-        return parseDoc(res.category?.documentJson);
+        return parseDocument(res.category?.documentJson);
       },
       replaceCategory: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "CATEGORY_WRITE");
@@ -143,7 +144,7 @@ export const catalog: GraphModule = {
           toReplaceCategoryRequest(id, body as never),
           rpc(c),
         );
-        return parseDoc(res.category?.documentJson);
+        return parseDocument(res.category?.documentJson);
       },
       deleteCategory: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "CATEGORY_WRITE");
@@ -152,7 +153,7 @@ export const catalog: GraphModule = {
           { id, forceDeletion: a.forceDeletion ?? false },
           rpc(c),
         );
-        return parseDoc(res.category?.documentJson);
+        return parseDocument(res.category?.documentJson);
       },
     },
     FacilityGroup: {

@@ -1,9 +1,10 @@
 /** Load units, stacks and operative container types (the loadunits service). */
 import { notFound } from "@fop/kit/errors";
 import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
+import { parseDocument } from "../../routes/documents.ts";
 import { LoadUnit, OperativeContainerType, Stack } from "../../routes/loadunits/schemas.ts";
 import { defineConnection, LIST_ARGS, listConnection, listPage } from "../connections.ts";
-import { type GqlContext, loader, need, parseDoc, rpc } from "../context.ts";
+import { type GqlContext, loader, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
 import { loadFacility } from "./catalog.ts";
 
@@ -14,12 +15,12 @@ function loadStack(c: GqlContext, id: string) {
   need(c, "STACKS_READ");
   return loader<Doc>(c, "stack", async (ids) => {
     const res = await c.clients.loadunits.batchGetStacks({ ids: [...ids] }, rpc(c));
-    const byId = new Map(res.stacks.map((s) => [s.id, parseDoc<Doc>(s.documentJson)]));
+    const byId = new Map(res.stacks.map((s) => [s.id, parseDocument<Doc>(s.documentJson)]));
     return ids.map((i) => byId.get(i) ?? notFound("stack", i));
   }).load(id);
 }
 
-const docs = (list: { documentJson: Uint8Array }[]) => list.map((x) => parseDoc<Doc>(x.documentJson));
+const docs = (list: { documentJson: Uint8Array }[]) => list.map((x) => parseDocument<Doc>(x.documentJson));
 
 export const loadUnits: GraphModule = {
   define(t) {
@@ -52,7 +53,7 @@ export const loadUnits: GraphModule = {
       loadUnit: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "LOADUNIT_READ");
         const res = await c.clients.loadunits.getLoadUnit({ id: a.id, locale: a.locale ?? "" }, rpc(c));
-        return parseDoc(res.loadUnit?.documentJson);
+        return parseDocument(res.loadUnit?.documentJson);
       },
       loadUnits: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "LOADUNIT_READ");
@@ -72,7 +73,7 @@ export const loadUnits: GraphModule = {
       },
       stack: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "STACKS_READ");
-        return parseDoc((await c.clients.loadunits.getStack({ id: a.id }, rpc(c))).stack?.documentJson);
+        return parseDocument((await c.clients.loadunits.getStack({ id: a.id }, rpc(c))).stack?.documentJson);
       },
       stacks: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "STACKS_READ");
@@ -89,7 +90,7 @@ export const loadUnits: GraphModule = {
           { kind: ContainerTypeKind.OPERATIVE, id: a.id, locale: "" },
           rpc(c),
         );
-        return parseDoc(res.containerType?.documentJson);
+        return parseDocument(res.containerType?.documentJson);
       },
       operativeContainerTypes: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "CONFIG_READ");

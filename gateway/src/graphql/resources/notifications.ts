@@ -2,6 +2,7 @@
 import { idOrUrn } from "../../plugins/urn.ts";
 import { toAuditJson } from "../../routes/audits/map.ts";
 import { Audit, AuditSearchPayload } from "../../routes/audits/schemas.ts";
+import { parseDocument } from "../../routes/documents.ts";
 import {
   Notification,
   NotificationCenterConfig,
@@ -10,7 +11,7 @@ import {
 import { SUPPORTED } from "../../routes/subscriptions/index.ts";
 import { DeadLetters, Subscription, SupportedEvents } from "../../routes/subscriptions/schemas.ts";
 import { defineConnection, listConnection, listPage, searchArgs, searchRoot } from "../connections.ts";
-import { type GqlContext, need, parseDoc, rpc } from "../context.ts";
+import { type GqlContext, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
 
 type Doc = Record<string, unknown> & { id: string };
@@ -61,7 +62,7 @@ export const notifications: GraphModule = {
     Query: {
       notifications: searchRoot("NOTIFICATION_READ", NotificationSearchPayload, async (c, search) => {
         const res = await c.clients.notifications.searchNotifications({ search }, rpc(c));
-        return { nodes: res.notificationsJson.map((d) => parseDoc(d)), ...res };
+        return { nodes: res.notificationsJson.map((d) => parseDocument(d)), ...res };
       }),
       notificationCenterConfig: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "NOTIFICATION_CENTER_CONFIG_READ");
@@ -70,17 +71,19 @@ export const notifications: GraphModule = {
           ? await idOrUrn(c.req.ctx, a.facility, spec, "facility", c.resolveUrn)
           : "";
         const res = await c.clients.notifications.getNotificationConfig({ facilityRef }, rpc(c));
-        return parseDoc(res.documentJson);
+        return parseDocument(res.documentJson);
       },
       subscription: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "SUBSCRIPTION_READ");
-        return parseDoc((await c.clients.notifications.getSubscription({ id: a.id }, rpc(c))).documentJson);
+        return parseDocument(
+          (await c.clients.notifications.getSubscription({ id: a.id }, rpc(c))).documentJson,
+        );
       },
       subscriptions: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "SUBSCRIPTION_READ");
         const page = listPage(a);
         const res = await c.clients.notifications.listSubscriptions({ size: page.first }, rpc(c));
-        const docs = res.subscriptionsJson.map((d) => parseDoc<Doc>(d));
+        const docs = res.subscriptionsJson.map((d) => parseDocument<Doc>(d));
         return listConnection(docs, page, res.total, Number(res.total) > docs.length);
       },
       deadLetters: async (_: unknown, a: Args, c: GqlContext) => {
@@ -90,7 +93,7 @@ export const notifications: GraphModule = {
           { subscriptionId: a.subscriptionId, size: page.first },
           rpc(c),
         );
-        const docs = res.deadLettersJson.map((d) => parseDoc<Doc>(d));
+        const docs = res.deadLettersJson.map((d) => parseDocument<Doc>(d));
         return listConnection(docs, page, res.total, Number(res.total) > docs.length);
       },
       supportedEvents: (_: unknown, _a: Args, c: GqlContext) => {

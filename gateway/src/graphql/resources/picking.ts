@@ -1,10 +1,11 @@
 /** Pick jobs and pick runs (the picking service); a pick job's facility and load units. */
 import { notFound } from "@fop/kit/errors";
+import { parseDocument } from "../../routes/documents.ts";
 import { LoadUnit } from "../../routes/loadunits/schemas.ts";
 import { PickJob, PickJobActionsParameter, PickJobSearchPayload } from "../../routes/pickjobs/schemas.ts";
 import { PickRun, PickRunActionsParameter } from "../../routes/pickruns/schemas.ts";
 import { defineConnection, searchArgs, searchRoot } from "../connections.ts";
-import { type GqlContext, loader, need, parseDoc, rpc } from "../context.ts";
+import { type GqlContext, loader, need, rpc } from "../context.ts";
 import { validated } from "../inputs.ts";
 import type { Args, GraphModule } from "../module.ts";
 import { loadFacility } from "./catalog.ts";
@@ -16,7 +17,7 @@ function loadPickJob(c: GqlContext, id: string) {
   need(c, "PICKJOB_READ");
   return loader<Doc>(c, "pickJob", async (ids) => {
     const res = await c.clients.picking.batchGetPickJobs({ ids: [...ids] }, rpc(c));
-    const byId = new Map(res.pickJobs.map((p) => [p.id, parseDoc<Doc>(p.documentJson)]));
+    const byId = new Map(res.pickJobs.map((p) => [p.id, parseDocument<Doc>(p.documentJson)]));
     return ids.map((i) => byId.get(i) ?? notFound("pick job", i));
   }).load(id);
 }
@@ -28,7 +29,7 @@ function loadUnitsOf(c: GqlContext, pickJobId: string) {
     const res = await c.clients.loadunits.listLoadUnitsOfPickJobs({ pickJobIds: [...ids] }, rpc(c));
     const byJob = new Map<string, Doc[]>(ids.map((i) => [i, []]));
     for (const u of res.loadUnits) {
-      const doc = parseDoc<Doc & { pickJobRefs?: string[] }>(u.documentJson);
+      const doc = parseDocument<Doc & { pickJobRefs?: string[] }>(u.documentJson);
       for (const ref of doc.pickJobRefs ?? []) byJob.get(ref)?.push(doc);
     }
     return ids.map((i) => byJob.get(i) ?? []);
@@ -65,15 +66,19 @@ export const picking: GraphModule = {
     Query: {
       pickJob: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "PICKJOB_READ");
-        return parseDoc((await c.clients.picking.getPickJob({ id: a.id }, rpc(c))).pickJob?.documentJson);
+        return parseDocument(
+          (await c.clients.picking.getPickJob({ id: a.id }, rpc(c))).pickJob?.documentJson,
+        );
       },
       pickJobs: searchRoot("PICKJOB_READ", PickJobSearchPayload, async (c, search) => {
         const res = await c.clients.picking.searchPickJobs({ search }, rpc(c));
-        return { nodes: res.pickJobsJson.map((d) => parseDoc(d)), ...res };
+        return { nodes: res.pickJobsJson.map((d) => parseDocument(d)), ...res };
       }),
       pickRun: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "PICKRUN_READ");
-        return parseDoc((await c.clients.picking.getPickRun({ id: a.id }, rpc(c))).pickRun?.documentJson);
+        return parseDocument(
+          (await c.clients.picking.getPickRun({ id: a.id }, rpc(c))).pickRun?.documentJson,
+        );
       },
     },
     Mutation: {
@@ -81,13 +86,13 @@ export const picking: GraphModule = {
         need(c, "PICKJOB_WRITE");
         const action = validated(PickJobActionsParameter, a.action, "action");
         const res = await c.clients.picking.pickJobAction({ id: a.id, action }, rpc(c));
-        return parseDoc(res.pickJob?.documentJson);
+        return parseDocument(res.pickJob?.documentJson);
       },
       pickRunAction: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "PICKRUN_WRITE");
         const action = validated(PickRunActionsParameter, a.action, "action");
         const res = await c.clients.picking.pickRunAction({ id: a.id, action }, rpc(c));
-        return parseDoc(res.pickRun?.documentJson);
+        return parseDocument(res.pickRun?.documentJson);
       },
     },
     PickJob: {

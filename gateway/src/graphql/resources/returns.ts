@@ -1,5 +1,6 @@
 /** Item return jobs with their item returns, reasons and the return configuration (the returns service). */
 import { ReasonAction } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import { parseDocument } from "../../routes/documents.ts";
 import {
   ItemReturn,
   ItemReturnJob,
@@ -9,7 +10,7 @@ import {
 } from "../../routes/itemreturns/schemas.ts";
 import { Reason } from "../../routes/reasons/schemas.ts";
 import { defineConnection, LIST_ARGS, listConnection, listPage } from "../connections.ts";
-import { type GqlContext, need, parseDoc, rpc } from "../context.ts";
+import { type GqlContext, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
 import { loadFacility } from "./catalog.ts";
 
@@ -70,7 +71,7 @@ export const returns: GraphModule = {
       itemReturnJob: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "RETURN_READ");
         const res = await c.clients.returns.getItemReturnJob({ id: a.id }, rpc(c));
-        return parseDoc(res.itemReturnJob?.documentJson);
+        return parseDocument(res.itemReturnJob?.documentJson);
       },
       itemReturnJobs: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "RETURN_READ");
@@ -90,7 +91,7 @@ export const returns: GraphModule = {
           rpc(c),
         );
         return listConnection(
-          res.itemReturnJobs.map((j) => parseDoc<Doc>(j.documentJson)),
+          res.itemReturnJobs.map((j) => parseDocument<Doc>(j.documentJson)),
           page,
           res.total,
         );
@@ -111,14 +112,14 @@ export const returns: GraphModule = {
           rpc(c),
         );
         return listConnection(
-          res.itemReturnsJson.map((d) => parseDoc<Doc>(d)),
+          res.itemReturnsJson.map((d) => parseDocument<Doc>(d)),
           page,
           res.totalCount,
         );
       },
       returnConfiguration: async (_: unknown, _a: Args, c: GqlContext) => {
         need(c, "CONFIG_READ");
-        return parseDoc(
+        return parseDocument(
           (await c.clients.returns.getReturnConfiguration({}, rpc(c))).configuration?.documentJson,
         );
       },
@@ -129,7 +130,7 @@ export const returns: GraphModule = {
             async (_: unknown, a: Args, c: GqlContext) => {
               need(c, "CONFIG_READ");
               const res = await c.clients.returns.getReason({ action: k.action, id: a.id }, rpc(c));
-              return parseDoc(res.reason?.documentJson);
+              return parseDocument(res.reason?.documentJson);
             },
           ],
           [
@@ -139,7 +140,7 @@ export const returns: GraphModule = {
               const page = listPage(a);
               const res = await c.clients.returns.listReasons({ action: k.action, page }, rpc(c));
               return listConnection(
-                res.reasons.map((r) => parseDoc<Doc>(r.documentJson)),
+                res.reasons.map((r) => parseDocument<Doc>(r.documentJson)),
                 page,
                 res.total,
               );
