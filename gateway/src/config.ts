@@ -1,5 +1,6 @@
 import path from "node:path";
 import { env } from "@fop/kit/config";
+import { rpcAuthConfig } from "@fop/kit/rpc/auth";
 import { SERVICE_PORTS } from "@fop/kit/service";
 
 /** The repository root (src/ and dist/ are both one level below the package). */
@@ -38,6 +39,8 @@ export const gatewayConfig = {
   RATE_LIMIT_PER_SECOND: env.int("sustained requests per second per tenant", 1000, 1),
   RATE_LIMIT_BURST: env.int("burst size per tenant", 2000, 1),
   RPC_TIMEOUT_MS: env.int("deadline of each service call", 10_000, 1),
+  /** The gateway signs its calls to the services with the cluster's RPC key. */
+  RPC_AUTH_KEY: rpcAuthConfig.RPC_AUTH_KEY,
   GRAPHQL_MAX_DEPTH: env.int("deepest GraphQL document accepted", 15, 1, 100),
   GRAPHQL_MAX_COMPLEXITY: env.int(
     "highest estimated GraphQL query cost accepted (see gateway README)",

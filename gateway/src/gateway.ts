@@ -3,6 +3,7 @@ import type { ConfigOf } from "@fop/kit/config";
 import { AppError } from "@fop/kit/errors";
 import { createLogger, type Logger } from "@fop/kit/logger";
 import { createMetrics } from "@fop/kit/metrics";
+import { componentCredentials, rpcKeys } from "@fop/kit/rpc/auth";
 import { callOptions, createRpcClient, createStreamingRpcClient } from "@fop/kit/rpc/client";
 import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
 import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
@@ -32,18 +33,21 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     returns: config.RETURNS_URL,
     notifications: config.NOTIFICATIONS_URL,
   };
+  const credentials = componentCredentials(rpcKeys(config), "gateway");
   const clients: Clients = {
-    catalog: createRpcClient(CatalogService, serviceUrls.catalog, { timeoutMs }),
-    audit: createRpcClient(AuditService, serviceUrls.audit, { timeoutMs }),
-    picking: createRpcClient(PickingService, serviceUrls.picking, { timeoutMs }),
-    loadunits: createRpcClient(LoadUnitsService, serviceUrls.loadunits, { timeoutMs }),
-    carriers: createRpcClient(CarriersService, serviceUrls.carriers, { timeoutMs }),
-    returns: createRpcClient(ReturnsService, serviceUrls.returns, { timeoutMs }),
-    notifications: createRpcClient(NotificationsService, serviceUrls.notifications, { timeoutMs }),
-    notificationsLive: createStreamingRpcClient(NotificationsService, serviceUrls.notifications),
+    catalog: createRpcClient(CatalogService, serviceUrls.catalog, credentials, { timeoutMs }),
+    audit: createRpcClient(AuditService, serviceUrls.audit, credentials, { timeoutMs }),
+    picking: createRpcClient(PickingService, serviceUrls.picking, credentials, { timeoutMs }),
+    loadunits: createRpcClient(LoadUnitsService, serviceUrls.loadunits, credentials, { timeoutMs }),
+    carriers: createRpcClient(CarriersService, serviceUrls.carriers, credentials, { timeoutMs }),
+    returns: createRpcClient(ReturnsService, serviceUrls.returns, credentials, { timeoutMs }),
+    notifications: createRpcClient(NotificationsService, serviceUrls.notifications, credentials, {
+      timeoutMs,
+    }),
+    notificationsLive: createStreamingRpcClient(NotificationsService, serviceUrls.notifications, credentials),
   };
   const health = Object.entries(serviceUrls).map(
-    ([name, url]) => [name, createRpcClient(Health, url, { timeoutMs: 1000 })] as const,
+    ([name, url]) => [name, createRpcClient(Health, url, credentials, { timeoutMs: 1000 })] as const,
   );
   /** Who resolves which entity's URNs (each owner implements LookupId). */
   const owners: Record<

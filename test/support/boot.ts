@@ -24,6 +24,7 @@ import { freePort } from "@fop/kit/infra";
 import { createLogger } from "@fop/kit/logger";
 import { loadServiceConfig, type RunningService, type ServiceModule, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
+import { TEST_RPC_AUTH_KEY } from "@fop/kit/testing/rpc";
 import { loadUnitsService } from "@fop/loadunits";
 import { notificationsService } from "@fop/notifications";
 import { pickingService } from "@fop/picking";
@@ -174,6 +175,7 @@ export async function bootSystem(
       EVENTS_SUBJECT_PREFIX: events.subjectPrefix,
       EVENTS_STREAM_MAX_AGE_HOURS: "1",
       EVENTS_ACK_WAIT_MS: "3000",
+      RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
       // The facility registry picking and returns validate against.
       ...(name === "picking" || name === "returns" || name === "notifications"
         ? { CATALOG_URL: services.catalog.rpcUrl }
@@ -212,6 +214,7 @@ export async function bootSystem(
     RETURNS_URL: services.returns.rpcUrl,
     NOTIFICATIONS_URL: services.notifications.rpcUrl,
     AUTH_DEV_KEY_FILE: keyFile,
+    RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
     RATE_LIMIT_ENABLED: "false",
     ...opts.gatewayEnv,
   };

@@ -9,7 +9,9 @@ import { randomBytes } from "node:crypto";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { credentialsCipher } from "@fop/carriers";
+import { bearerInterceptor } from "@fop/kit/rpc/auth";
 import { callOptions } from "@fop/kit/rpc/client";
+import { testCredentials } from "@fop/kit/testing/rpc";
 import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -720,7 +722,11 @@ describe("delivery date estimate (RPC)", () => {
     expect(put.status, put.text).toBe(200);
     const client = createClient(
       CarriersService,
-      createConnectTransport({ baseUrl: sys.services.carriers.rpcUrl, httpVersion: "2" }),
+      createConnectTransport({
+        baseUrl: sys.services.carriers.rpcUrl,
+        httpVersion: "2",
+        interceptors: [bearerInterceptor(testCredentials)],
+      }),
     );
     const ctx = {
       tenant,

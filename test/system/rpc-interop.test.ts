@@ -2,9 +2,11 @@
  * Internal callers can reach every service directly on its RPC port, with off-the-shelf tooling:
  * a `@grpc/grpc-js` client built from the repo's .proto files by `@grpc/proto-loader` (plain gRPC
  * over h2c), gRPC server reflection (v1 and v1alpha, as grpcurl and `buf curl` use it) and the
- * standard health check, and connect-node's gRPC-web and Connect transports. The calls carry the
- * x-fop-* context headers the gateway sends (contextToHeaders).
+ * standard health check, and connect-node's gRPC-web and Connect transports. The calls authenticate
+ * as an internal team does (kit rpc/auth.ts): a caller token from `npm run rpc-token`, naming the
+ * tenant; calls without a valid token, or for a tenant the token does not name, are refused.
  */
+import { execFile } from "node:child_process";
 import path from "node:path";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import {
@@ -15,7 +17,9 @@ import {
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { findTrailerError } from "@connectrpc/connect/protocol-grpc";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
-import { contextToHeaders, type RequestContext } from "@fop/kit/context";
+import { CONTEXT_HEADERS, contextToHeaders, type RequestContext } from "@fop/kit/context";
+import { bearerInterceptor, rpcKeys, signRpcToken } from "@fop/kit/rpc/auth";
+import { TEST_RPC_AUTH_KEY, testCallerToken, testCredentials } from "@fop/kit/testing/rpc";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
@@ -24,7 +28,8 @@ import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type ServiceName, type System, startSystem } from "../support/system.ts";
 
-const PROTO_DIR = path.resolve(import.meta.dirname, "../../proto");
+const REPO = path.resolve(import.meta.dirname, "../..");
+const PROTO_DIR = path.join(REPO, "proto");
 /** How a grpc-js caller loads our protos: snake_case fields become camelCase, int64 strings. */
 const LOADER: protoLoader.Options = {
   includeDirs: [PROTO_DIR],
@@ -71,16 +76,33 @@ const SERVICES: Record<ServiceName, { file: string; service: string; method: str
 const NAMES = Object.keys(SERVICES) as ServiceName[];
 
 const TENANT = "rpc-interop";
+/** The principal headers the gateway relays; a caller token's calls are recorded as its subject instead. */
 const ctx: Omit<RequestContext, "traceId"> = {
   tenant: TENANT,
   principal: { userId: "u-1", username: "ada.lovelace", roles: ["ADMIN"], permissions: [] },
   client: { api: "RPC", rawInfo: "rpc-interop test" },
 };
 
-/** grpc-js metadata with the context headers the gateway sends. */
-function contextMetadata(): grpc.Metadata {
+/** `npm run rpc-token -- --caller ... --tenants ...` as the README shows it, with the suite's key. */
+function rpcTokenCli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--conditions=source", "services/kit/src/cli/rpc-token.ts", ...args],
+      { cwd: REPO, env: { ...process.env, RPC_AUTH_KEY: TEST_RPC_AUTH_KEY } },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The internal team's token (minted by the CLI in beforeAll). */
+let callerToken: string;
+
+/** grpc-js metadata of an internal caller: its token, the tenant, and (ignored) principal headers. */
+function contextMetadata(token = callerToken): grpc.Metadata {
   const md = new grpc.Metadata();
   for (const [k, v] of Object.entries(contextToHeaders(ctx))) md.set(k, v);
+  md.set("authorization", `Bearer ${token}`);
   return md;
 }
 
@@ -137,7 +159,8 @@ const ctorOf = (root: grpc.GrpcObject, fqn: string) =>
   fqn.split(".").reduce<any>((o, part) => o[part], root) as grpc.ServiceClientConstructor;
 
 beforeAll(async () => {
-  [sys, pkg] = await Promise.all([
+  let minted: { code: number; stdout: string; stderr: string };
+  [sys, pkg, minted] = await Promise.all([
     startSystem(),
     protoLoader
       .load(
@@ -150,7 +173,10 @@ beforeAll(async () => {
         LOADER,
       )
       .then((def) => grpc.loadPackageDefinition(def)),
+    rpcTokenCli("--caller", "reporting-team", "--tenants", TENANT),
   ]);
+  expect(minted, minted.stderr).toMatchObject({ code: 0 });
+  callerToken = minted.stdout.trim();
 });
 afterAll(async () => {
   for (const c of clients) c.close();
@@ -191,7 +217,7 @@ describe("plain gRPC with @grpc/grpc-js (h2c, insecure credentials)", () => {
     });
   });
 
-  it("audit: ListAudits finds the category's record, with the principal and client the headers named", async () => {
+  it("audit: ListAudits finds the category's record, by the caller its token names (not the principal headers)", async () => {
     const audit = clientOf(ctorOf(pkg, SERVICES.audit.service), "audit");
     const res = await eventually(async () => {
       const r = await call(audit, "ListAudits", { page: { size: 10 }, entityRef: categoryId });
@@ -203,7 +229,7 @@ describe("plain gRPC with @grpc/grpc-js (h2c, insecure credentials)", () => {
       entityRef: categoryId,
       entityType: "CATEGORY",
       operationName: "CATEGORY_CREATED",
-      actor: { id: "u-1", username: "ada.lovelace" },
+      actor: { id: "reporting-team", username: "reporting-team" },
       clientApi: "RPC",
       clientRawInfo: "rpc-interop test",
     });
@@ -230,9 +256,11 @@ describe("plain gRPC with @grpc/grpc-js (h2c, insecure credentials)", () => {
     }
   });
 
-  it("a call without the tenant header is UNAUTHENTICATED (TENANT_MISSING)", async () => {
+  it("a call without the tenant header is UNAUTHENTICATED (TENANT_MISSING) when the token names several", async () => {
     const audit = clientOf(ctorOf(pkg, SERVICES.audit.service), "audit");
-    const err: grpc.ServiceError = await call(audit, "ListAudits", {}, new grpc.Metadata()).then(
+    const md = new grpc.Metadata();
+    md.set("authorization", `Bearer ${await testCallerToken("two-tenants", [TENANT, "other"])}`);
+    const err: grpc.ServiceError = await call(audit, "ListAudits", {}, md).then(
       () => expect.unreachable(),
       (e) => e,
     );
@@ -379,9 +407,17 @@ describe("gRPC server reflection through grpc-js", () => {
 describe("gRPC-web and Connect (connect-node over HTTP/2: the RPC port is h2c only)", () => {
   it("answers the same calls over gRPC-web and over the Connect protocol (JSON)", async () => {
     const url = sys.services.catalog.rpcUrl;
+    // As a platform component calls (the gateway): its own token, relaying the end user's context.
     const headers = contextToHeaders(ctx);
-    const grpcWeb = createClient(CatalogService, createGrpcWebTransport({ baseUrl: url, httpVersion: "2" }));
-    const connect = createClient(CatalogService, createConnectTransport({ baseUrl: url, httpVersion: "2" }));
+    const interceptors = [bearerInterceptor(testCredentials)];
+    const grpcWeb = createClient(
+      CatalogService,
+      createGrpcWebTransport({ baseUrl: url, httpVersion: "2", interceptors }),
+    );
+    const connect = createClient(
+      CatalogService,
+      createConnectTransport({ baseUrl: url, httpVersion: "2", interceptors }),
+    );
     const created = await grpcWeb.createCategory({ nameLocalized: { en_US: "Over gRPC-web" } }, { headers });
     const got = await connect.getCategory({ id: created.category!.id }, { headers });
     expect(got.category?.version).toBe(1n);
@@ -403,5 +439,108 @@ describe("gRPC-web and Connect (connect-node over HTTP/2: the RPC port is h2c on
         );
       }
     }
+  });
+});
+
+describe("authentication of direct calls", () => {
+  /** The ServiceError of a grpc-js call expected to fail. */
+  const refused = (client: grpc.Client, method: string, request: object, md: grpc.Metadata) =>
+    call(client, method, request, md).then(
+      () => expect.unreachable(`${method} was not refused`),
+      (e: grpc.ServiceError) => e,
+    );
+  const withToken = (token: string | undefined, tenant = TENANT) => {
+    const md = new grpc.Metadata();
+    md.set(CONTEXT_HEADERS.tenant, tenant);
+    if (token !== undefined) md.set("authorization", `Bearer ${token}`);
+    return md;
+  };
+  const categoryIds = async (client: grpc.Client): Promise<string[]> =>
+    (await call(client, "ListCategories", { page: { size: 100 } })).categories.map(
+      (c: { id: string }) => c.id,
+    );
+
+  it("every service refuses a call without a token (UNAUTHENTICATED, RPC_TOKEN_MISSING); a write without one changes nothing", async () => {
+    for (const name of NAMES) {
+      const client = clientOf(ctorOf(pkg, SERVICES[name].service), name);
+      const err = await refused(client, SERVICES[name].method, {}, withToken(undefined));
+      expect(err.code, name).toBe(grpc.status.UNAUTHENTICATED);
+      expect(errorDetail(err), name).toMatchObject({ code: "RPC_TOKEN_MISSING" });
+    }
+    const catalog = clientOf(ctorOf(pkg, SERVICES.catalog.service), "catalog");
+    const before = await categoryIds(catalog);
+    const err = await refused(
+      catalog,
+      "CreateCategory",
+      { tenantCategoryId: "NO-TOKEN" },
+      withToken(undefined),
+    );
+    expect(err.code).toBe(grpc.status.UNAUTHENTICATED);
+    expect(await categoryIds(catalog)).toEqual(before);
+  });
+
+  it("refuses tokens that are not the platform's: another key, expired, the gateway's user token, garbage", async () => {
+    const catalog = clientOf(ctorOf(pkg, SERVICES.catalog.service), "catalog");
+    const otherKey = rpcKeys({ RPC_AUTH_KEY: "another-cluster-key-0123456789abcdef0123" });
+    const expired = await signRpcToken(rpcKeys({ RPC_AUTH_KEY: TEST_RPC_AUTH_KEY }), {
+      subject: "reporting-team",
+      kind: "caller",
+      tenants: [TENANT],
+      expiresInS: -120,
+    });
+    const cases: [string, string, string][] = [
+      [
+        "another cluster's key",
+        await signRpcToken(otherKey, { subject: "x", kind: "caller", tenants: [TENANT], expiresInS: 600 }),
+        "RPC_TOKEN_INVALID",
+      ],
+      ["expired", expired, "RPC_TOKEN_EXPIRED"],
+      // The public API's bearer token is for the gateway, not the services.
+      ["the gateway's user token", await sys.token(TENANT, { roles: ["ADMIN"] }), "RPC_TOKEN_INVALID"],
+      ["garbage", "abc.def.ghi", "RPC_TOKEN_INVALID"],
+    ];
+    for (const [what, token, code] of cases) {
+      const err = await refused(catalog, "ListCategories", {}, withToken(token));
+      expect(err.code, what).toBe(grpc.status.UNAUTHENTICATED);
+      expect(errorDetail(err)?.code, what).toBe(code);
+    }
+  });
+
+  it("a caller token acts only for the tenants it names: another tenant is PERMISSION_DENIED, its data unseen", async () => {
+    const catalog = clientOf(ctorOf(pkg, SERVICES.catalog.service), "catalog");
+    expect((await categoryIds(catalog)).length).toBeGreaterThan(0); // the categories created above
+    const elsewhere = await testCallerToken("other-team", ["someone-else"]);
+    const err = await refused(catalog, "ListCategories", { page: { size: 100 } }, withToken(elsewhere));
+    expect(err.code).toBe(grpc.status.PERMISSION_DENIED);
+    expect(errorDetail(err)).toMatchObject({ code: "TENANT_NOT_GRANTED" });
+    // For its own tenant (named in the token, so the header may be left out) it sees that tenant only.
+    const md = new grpc.Metadata();
+    md.set("authorization", `Bearer ${elsewhere}`);
+    expect((await call(catalog, "ListCategories", { page: { size: 100 } }, md)).categories).toEqual([]);
+  });
+
+  it("the gRPC-web and Connect protocols are refused without a token too", async () => {
+    const baseUrl = sys.services.catalog.rpcUrl;
+    for (const [name, transport] of [
+      ["gRPC-web", createGrpcWebTransport({ baseUrl, httpVersion: "2" })],
+      ["Connect", createConnectTransport({ baseUrl, httpVersion: "2" })],
+    ] as const) {
+      const err = ConnectError.from(
+        await createClient(CatalogService, transport)
+          .listCategories({}, { headers: { [CONTEXT_HEADERS.tenant]: TENANT } })
+          .catch((e) => e),
+      );
+      expect(err.code, name).toBe(Code.Unauthenticated);
+      expect(err.findDetails(ErrorDetailSchema)[0]?.code, name).toBe("RPC_TOKEN_MISSING");
+    }
+  });
+
+  it("npm run rpc-token refuses what it cannot mint, with the usage", async () => {
+    const missing = await rpcTokenCli("--caller", "x");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("usage: npm run rpc-token");
+    const bad = await rpcTokenCli("--caller", "x", "--tenants", "not a tenant");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("not a tenant id");
   });
 });

@@ -46,7 +46,7 @@ function run(name: string, main: string, env: Record<string, string>): ChildProc
 
 /**
  * A secret kept in .data so what it protects outlives a restart (created on first use): the
- * services' cursor secret, the key sealing webhook secrets.
+ * services' cursor secret, the key sealing webhook secrets, the RPC key (`npm run rpc-token` reads it).
  */
 function persistedSecret(name: string, encoding: "base64url" | "base64"): string {
   const file = path.join(DATA, name);
@@ -130,6 +130,7 @@ try {
 
   const logLevel = process.env.LOG_LEVEL ?? "info";
   const secret = process.env.CURSOR_SECRET ?? persistedSecret("cursor-secret", "base64url");
+  const rpcAuthKey = process.env.RPC_AUTH_KEY ?? persistedSecret("rpc-auth-key", "base64url");
   const smtpUrl = process.env.SMTP_URL ?? (await startLocalMail());
   // Notifications on a developer's machine: mails to the capture server, webhooks to local receivers.
   const notificationsEnv = {
@@ -147,6 +148,7 @@ try {
       ADMIN_PORT: String(ports.admin),
       LOG_LEVEL: logLevel,
       CURSOR_SECRET: secret,
+      RPC_AUTH_KEY: rpcAuthKey,
       ...(module.name === "notifications" ? notificationsEnv : {}),
     });
   }
@@ -158,6 +160,7 @@ try {
     PORT: port,
     LOG_LEVEL: logLevel,
     GRAPHQL_GRAPHIQL: "true",
+    RPC_AUTH_KEY: rpcAuthKey,
     ...Object.fromEntries(
       SERVICES.map(({ module }) => [
         `${module.name.toUpperCase()}_URL`,
@@ -169,6 +172,7 @@ try {
   log(`ready: http://127.0.0.1:${port}  (docs: http://127.0.0.1:${port}/docs, OpenAPI: /api/openapi.json)`);
   log(`GraphQL: http://127.0.0.1:${port}/graphql  (GraphiQL: http://127.0.0.1:${port}/graphiql)`);
   log(`get a token:  npm run token -- --tenant acme --roles ADMIN`);
+  log(`call a service directly (gRPC, Connect): npm run rpc-token -- --caller me --tenants acme`);
   log("Ctrl-C stops everything");
 } catch (err) {
   console.error(`\x1b[31m[start]\x1b[0m ${(err as Error).message}`);

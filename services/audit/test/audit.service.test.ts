@@ -8,6 +8,7 @@ import { newId } from "@fop/kit/ids";
 import { createLogger } from "@fop/kit/logger";
 import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
+import { TEST_RPC_AUTH_KEY } from "@fop/kit/testing/rpc";
 import { EventEnvelopeSchema } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
@@ -31,6 +32,7 @@ beforeAll(async () => {
       DATABASE_URL: db.serviceUrl("audit"),
       PORT: "0",
       ADMIN_PORT: "0",
+      RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
       NATS_URL: inject("natsUrl"),
       EVENTS_STREAM: STREAM,
       EVENTS_SUBJECT_PREFIX: PREFIX,

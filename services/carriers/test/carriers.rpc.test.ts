@@ -7,7 +7,13 @@ import { createLogger } from "@fop/kit/logger";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import { countingDeps, expectTooManyIds, rpcContext } from "@fop/kit/testing/rpc";
+import {
+  countingDeps,
+  expectTooManyIds,
+  rpcContext,
+  TEST_RPC_AUTH_KEY,
+  testCredentials,
+} from "@fop/kit/testing/rpc";
 import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { carriersService } from "../src/service.ts";
@@ -28,6 +34,7 @@ beforeAll(async () => {
       DATABASE_URL: db.serviceUrl("carriers"),
       PORT: "0",
       ADMIN_PORT: "0",
+      RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
       NATS_URL: inject("natsUrl"),
       EVENTS_STREAM: STREAM,
       EVENTS_SUBJECT_PREFIX: `c${suffix}.events`,
@@ -43,7 +50,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const client = () => createRpcClient(CarriersService, svc.rpcUrl);
+const client = () => createRpcClient(CarriersService, svc.rpcUrl, testCredentials);
 let n = 0;
 const carrier = async (tenant: string) =>
   (

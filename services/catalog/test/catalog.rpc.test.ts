@@ -3,10 +3,17 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { newId } from "@fop/kit/ids";
 import { createLogger } from "@fop/kit/logger";
+import { bearerInterceptor } from "@fop/kit/rpc/auth";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import { countingDeps, expectTooManyIds, rpcContext } from "@fop/kit/testing/rpc";
+import {
+  countingDeps,
+  expectTooManyIds,
+  rpcContext,
+  TEST_RPC_AUTH_KEY,
+  testCredentials,
+} from "@fop/kit/testing/rpc";
 import { CatalogService, FacilityType } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
@@ -23,7 +30,12 @@ beforeAll(async () => {
   db = await createTestDatabase(inject("adminUrl"), [catalogService]);
   svc = await startService(
     catalogService,
-    loadServiceConfig(catalogService, { DATABASE_URL: db.serviceUrl("catalog"), PORT: "0", ADMIN_PORT: "0" }),
+    loadServiceConfig(catalogService, {
+      DATABASE_URL: db.serviceUrl("catalog"),
+      PORT: "0",
+      ADMIN_PORT: "0",
+      RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
+    }),
     { logger: createLogger({ service: "catalog", level: "silent" }) },
   );
 });
@@ -34,7 +46,7 @@ afterAll(async () => {
 
 describe("CatalogService over Connect", () => {
   it("creates and reads a category, scoped to the calling tenant", async () => {
-    const client = createRpcClient(CatalogService, svc.rpcUrl);
+    const client = createRpcClient(CatalogService, svc.rpcUrl, testCredentials);
     const { category } = await client.createCategory(
       { nameLocalized: { en_US: "Tea" }, tenantCategoryId: "TEA" },
       callOptions(ctx("t1")),
@@ -53,13 +65,16 @@ describe("CatalogService over Connect", () => {
   });
 
   it("rejects calls without a tenant", async () => {
-    const client = createRpcClient(CatalogService, svc.rpcUrl);
+    const client = createRpcClient(CatalogService, svc.rpcUrl, testCredentials);
     const err = await client.listCategories({}).catch((e) => e);
     expect(ConnectError.from(err).code).toBe(Code.Unauthenticated);
   });
 
   it("speaks the gRPC protocol too, including the standard health check", async () => {
-    const transport = createGrpcTransport({ baseUrl: svc.rpcUrl });
+    const transport = createGrpcTransport({
+      baseUrl: svc.rpcUrl,
+      interceptors: [bearerInterceptor(testCredentials)],
+    });
     const health = createClient(Health, transport);
     expect((await health.check({})).status).toBe(HealthCheckResponse_ServingStatus.SERVING);
     const grpc = createClient(CatalogService, transport);
@@ -76,7 +91,7 @@ describe("CatalogService over Connect", () => {
 });
 
 describe("BatchGetFacilities", () => {
-  const client = () => createRpcClient(CatalogService, svc.rpcUrl);
+  const client = () => createRpcClient(CatalogService, svc.rpcUrl, testCredentials);
   const supplier = async (tenant: string, name: string) =>
     (
       await client().createFacility(
@@ -125,7 +140,7 @@ describe("BatchGetFacilities", () => {
 
 describe("search cursors over the wire", () => {
   it("SearchCategories answers one cursor per category only when asked", async () => {
-    const client = createRpcClient(CatalogService, svc.rpcUrl);
+    const client = createRpcClient(CatalogService, svc.rpcUrl, testCredentials);
     for (const name of ["A", "B", "C"]) {
       await client.createCategory({ nameLocalized: { en_US: name } }, callOptions(ctx("sc1")));
     }

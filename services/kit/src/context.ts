@@ -121,6 +121,12 @@ export function contextFromHeaders(h: Headers, traceId: string): RequestContext 
   };
 }
 
+/** The client description a caller sent: x-fop-client-info, else its User-Agent (at most 512 characters). */
+export function clientInfo(h: Headers): string {
+  const info = h.get(CONTEXT_HEADERS.clientInfo);
+  return (info ? dec(info) : (h.get("user-agent") ?? "")).slice(0, 512);
+}
+
 /** Where the kit's server interceptor puts the context for handlers (`handlerContext.values`). */
 export const requestContextKey = createContextKey<RequestContext | undefined>(undefined, {
   description: "fop request context",

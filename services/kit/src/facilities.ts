@@ -8,6 +8,7 @@ import { AddressSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { env } from "./config.ts";
 import type { RequestContext } from "./context.ts";
 import { existenceCheck, found } from "./registry.ts";
+import type { RpcCredentials } from "./rpc/auth.ts";
 import { callOptions, createRpcClient } from "./rpc/client.ts";
 
 /** The environment of a service that checks facilities (picking, returns). */
@@ -27,8 +28,12 @@ export interface Facilities {
   address(ctx: RequestContext, facilityId: string): Promise<JsonObject | undefined>;
 }
 
-export function catalogFacilities(catalogUrl: string, cacheTtlMs = 0): Facilities {
-  const catalog = createRpcClient(CatalogService, catalogUrl);
+export function catalogFacilities(
+  catalogUrl: string,
+  credentials: RpcCredentials,
+  cacheTtlMs = 0,
+): Facilities {
+  const catalog = createRpcClient(CatalogService, catalogUrl, credentials);
   const get = (ctx: RequestContext, id: string) => catalog.getFacility({ id }, callOptions(ctx));
   return {
     exists: existenceCheck(get, cacheTtlMs),

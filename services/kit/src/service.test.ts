@@ -11,6 +11,7 @@ import { createLogger } from "./logger.ts";
 import { callOptions, createRpcClient } from "./rpc/client.ts";
 import { loadServiceConfig, type ServiceModule, startService } from "./service.ts";
 import { createTestDatabase, type TestDatabase } from "./testing/db.ts";
+import { TEST_RPC_AUTH_KEY, testCredentials } from "./testing/rpc.ts";
 
 const suffix = randomBytes(4).toString("hex");
 const SCHEMA = `kit_service_${suffix}`;
@@ -54,6 +55,7 @@ describe("a service's drain", () => {
         DATABASE_URL: tdb.serviceUrl(SCHEMA),
         PORT: "0",
         ADMIN_PORT: "0",
+        RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
         NATS_URL: inject("natsUrl"),
         EVENTS_STREAM: STREAM,
         EVENTS_SUBJECT_PREFIX: `s${suffix}.events`,
@@ -67,7 +69,7 @@ describe("a service's drain", () => {
       );
     try {
       expect(await readyz()).toBe(200);
-      const client = createRpcClient(CatalogService, svc.rpcUrl, { reconnectWindowMs: 0 });
+      const client = createRpcClient(CatalogService, svc.rpcUrl, testCredentials, { reconnectWindowMs: 0 });
       const running = client.getCategory({ id: "600" }, callOptions(ctx));
       await new Promise((r) => setTimeout(r, 100));
       const closed = svc.close();

@@ -16,6 +16,13 @@ import { newId } from "./ids.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMetrics, type Metrics, observePool } from "./metrics.ts";
 import { shutdownTracing } from "./otel.ts";
+import {
+  componentCredentials,
+  type RpcCredentials,
+  rpcAuthConfig,
+  rpcKeys,
+  rpcTokenVerifier,
+} from "./rpc/auth.ts";
 import { buildAdminServer, buildRpcServer, type RpcServer } from "./rpc/server.ts";
 import { type CursorCodec, cursorCodec } from "./search/cursor.ts";
 
@@ -57,6 +64,7 @@ export const baseServiceConfig = (name: ServiceName) => ({
   CURSOR_SECRET: env.optionalString(
     "secret that signs search cursors (every replica the same; unset: a random one per process)",
   ),
+  ...rpcAuthConfig,
 });
 export type BaseServiceConfig = ConfigOf<ReturnType<typeof baseServiceConfig>>;
 
@@ -69,6 +77,8 @@ export interface ServiceBase {
   outbox: Outbox;
   /** Signs and verifies this service's search cursors (CURSOR_SECRET). */
   cursors: CursorCodec;
+  /** This service's token for its calls to other services (rpc/auth.ts). */
+  rpcCredentials: RpcCredentials;
   logger: Logger;
   metrics: Metrics;
   now: () => Date;
@@ -174,11 +184,13 @@ export async function startService<D, S extends ConfigSchema>(
   if (!config.CURSOR_SECRET) {
     logger.warn("CURSOR_SECRET is not set: search cursors are signed with a key of this process only");
   }
+  const keys = rpcKeys(config);
   const base: ServiceBase = {
     db,
     nats,
     outbox,
     cursors: cursorCodec(config.CURSOR_SECRET),
+    rpcCredentials: componentCredentials(keys, mod.name),
     logger,
     metrics: createMetrics(mod.name),
     now: () => new Date(),
@@ -190,7 +202,7 @@ export async function startService<D, S extends ConfigSchema>(
   // Ready = not draining, and the database answers.
   const ready = async () =>
     !draining && (await db.query({ text: "select 1", params: [], prepare: true })).length === 1;
-  const rt = { service: mod.name, logger, metrics: base.metrics, ready };
+  const rt = { service: mod.name, logger, metrics: base.metrics, ready, verify: rpcTokenVerifier(keys) };
   const rpc = await buildRpcServer(rt, mod.routes(deps));
   const admin = buildAdminServer(rt, () => listAllDeadLetters(db, mod.schema), {
     adminToken: config.ADMIN_TOKEN,

@@ -1,6 +1,7 @@
 /** The loadunits service as the kit runs it: RPC, the pick job projection's consumer. */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { env } from "@fop/kit/config";
+import type { RpcCredentials } from "@fop/kit/rpc/auth";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { ServiceModule } from "@fop/kit/service";
 import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
@@ -22,8 +23,8 @@ const config = {
 };
 
 /** One GetPickJob call for a job the projection has not seen (NOT_FOUND: no such job). */
-export function pickingPickJobs(pickingUrl: string): PickJobSource {
-  const picking = createRpcClient(PickingService, pickingUrl);
+export function pickingPickJobs(pickingUrl: string, credentials: RpcCredentials): PickJobSource {
+  const picking = createRpcClient(PickingService, pickingUrl, credentials);
   return {
     async fetch(ctx, id) {
       try {
@@ -49,7 +50,7 @@ export const loadUnitsService: ServiceModule<LoadUnitsDeps, typeof config> = {
   createDeps: (base, cfg) => ({
     db: base.db,
     outbox: base.outbox,
-    pickJobs: pickingPickJobs(cfg.PICKING_URL),
+    pickJobs: pickingPickJobs(cfg.PICKING_URL, base.rpcCredentials),
     now: base.now,
     newId: base.newId,
     defaultLocale: cfg.DEFAULT_LOCALE,

@@ -5,7 +5,13 @@ import { createLogger } from "@fop/kit/logger";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import { countingDeps, expectTooManyIds, rpcContext } from "@fop/kit/testing/rpc";
+import {
+  countingDeps,
+  expectTooManyIds,
+  rpcContext,
+  TEST_RPC_AUTH_KEY,
+  testCredentials,
+} from "@fop/kit/testing/rpc";
 import { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadUnitsService } from "../src/service.ts";
@@ -38,6 +44,7 @@ beforeAll(async () => {
       DATABASE_URL: db.serviceUrl("loadunits"),
       PORT: "0",
       ADMIN_PORT: "0",
+      RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
       NATS_URL: inject("natsUrl"),
       EVENTS_STREAM: STREAM,
       EVENTS_SUBJECT_PREFIX: `l${suffix}.events`,
@@ -52,7 +59,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const client = () => createRpcClient(LoadUnitsService, svc.rpcUrl);
+const client = () => createRpcClient(LoadUnitsService, svc.rpcUrl, testCredentials);
 const unitOf = async (tenant: string, pickJobRefs: string[]) =>
   (await client().createLoadUnits({ loadUnits: [{ pickJobRefs }] }, callOptions(ctx(tenant)))).loadUnits[0]!
     .id;

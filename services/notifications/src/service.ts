@@ -104,7 +104,7 @@ export const notificationsService: ServiceModule<
       db: base.db,
       outbox: base.outbox,
       cursors: base.cursors,
-      facilities: catalogFacilities(cfg.CATALOG_URL, cfg.FACILITY_CACHE_TTL_MS),
+      facilities: catalogFacilities(cfg.CATALOG_URL, base.rpcCredentials, cfg.FACILITY_CACHE_TTL_MS),
       secrets,
       retry,
       async checkCallbackUrl(url) {

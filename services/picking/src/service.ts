@@ -41,7 +41,7 @@ export const pickingService: ServiceModule<PickingDeps, typeof config> = {
   createDeps: (base, cfg) => ({
     db: base.db,
     outbox: base.outbox,
-    facilities: catalogFacilities(cfg.CATALOG_URL, cfg.FACILITY_CACHE_TTL_MS),
+    facilities: catalogFacilities(cfg.CATALOG_URL, base.rpcCredentials, cfg.FACILITY_CACHE_TTL_MS),
     cursors: base.cursors,
     now: base.now,
     newId: base.newId,

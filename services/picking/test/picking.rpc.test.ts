@@ -5,7 +5,13 @@ import { createLogger } from "@fop/kit/logger";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import { countingDeps, expectTooManyIds, rpcContext } from "@fop/kit/testing/rpc";
+import {
+  countingDeps,
+  expectTooManyIds,
+  rpcContext,
+  TEST_RPC_AUTH_KEY,
+  testCredentials,
+} from "@fop/kit/testing/rpc";
 import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { pickingService } from "../src/service.ts";
@@ -33,6 +39,7 @@ beforeAll(async () => {
       DATABASE_URL: db.serviceUrl("picking"),
       PORT: "0",
       ADMIN_PORT: "0",
+      RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
       NATS_URL: inject("natsUrl"),
       EVENTS_STREAM: `PICKING_T_${suffix.toUpperCase()}`,
       EVENTS_SUBJECT_PREFIX: `p${suffix}.events`,
@@ -48,7 +55,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const client = () => createRpcClient(PickingService, svc.rpcUrl);
+const client = () => createRpcClient(PickingService, svc.rpcUrl, testCredentials);
 const createJob = async (tenant: string, tenantOrderId: string) =>
   (
     await client().createPickJob(

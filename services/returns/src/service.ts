@@ -18,8 +18,8 @@ export const returnsService: ServiceModule<ReturnsDeps, typeof config> = {
   createDeps: (base, cfg) => ({
     db: base.db,
     outbox: base.outbox,
-    facilities: catalogFacilities(cfg.CATALOG_URL, cfg.FACILITY_CACHE_TTL_MS),
-    carriers: carrierRegistry(cfg.CARRIERS_URL),
+    facilities: catalogFacilities(cfg.CATALOG_URL, base.rpcCredentials, cfg.FACILITY_CACHE_TTL_MS),
+    carriers: carrierRegistry(cfg.CARRIERS_URL, base.rpcCredentials),
     newShortId,
     now: base.now,
     newId: base.newId,

@@ -4,6 +4,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { contextToHeaders, type RequestContext } from "../context.ts";
 import { DEADLINE_HEADER, outgoingDeadline } from "../deadline.ts";
 import { injectTraceHeaders, otelContext, otelTrace, SpanKind, SpanStatusCode, tracer } from "../otel.ts";
+import { bearerInterceptor, type RpcCredentials } from "./auth.ts";
 import { createH2Transport } from "./connect-h2.ts";
 
 /** Client span per call; its context travels as traceparent. */
@@ -50,8 +51,8 @@ export interface RpcClientOptions {
 
 /**
  * A typed Connect client for `service` at `baseUrl`: unary Connect calls, binary protobuf,
- * uncompressed, over one HTTP/2 (h2c) session (connect-h2.ts), with client spans, trace
- * propagation and the absolute deadline header. No compression between services: on a cluster
+ * uncompressed, over one HTTP/2 (h2c) session (connect-h2.ts), with the caller's bearer token
+ * (`credentials`, auth.ts), client spans, trace propagation and the absolute deadline header. No compression between services: on a cluster
  * network the CPU it costs is worth more than the bytes it saves. A call that fails before any
  * response is sent again when that is safe: the service never received it (no connection, or a
  * stream refused by a draining service), or - once - its method is idempotent in the proto
@@ -60,11 +61,12 @@ export interface RpcClientOptions {
 export function createRpcClient<T extends DescService>(
   service: T,
   baseUrl: string,
+  credentials: RpcCredentials,
   opts: RpcClientOptions = {},
 ): Client<T> {
   const transport = createH2Transport({
     baseUrl,
-    interceptors: [clientTraceInterceptor, deadlineInterceptor],
+    interceptors: [clientTraceInterceptor, deadlineInterceptor, bearerInterceptor(credentials)],
     defaultTimeoutMs: opts.timeoutMs ?? 10_000,
     idleTimeoutMs: 5 * 60_000,
     ...(opts.reconnectWindowMs === undefined ? {} : { reconnectWindowMs: opts.reconnectWindowMs }),
@@ -74,17 +76,22 @@ export function createRpcClient<T extends DescService>(
 
 /**
  * A client for `service`'s streaming methods (the unary transport above makes unary calls only):
- * connect-node's Connect transport over HTTP/2, binary, with the client span and trace propagation.
- * A stream has no deadline unless the call names one; it ends when the caller's signal aborts.
+ * connect-node's Connect transport over HTTP/2, binary, with the bearer token, the client span and
+ * trace propagation. A stream has no deadline unless the call names one; it ends when the caller's
+ * signal aborts.
  */
-export function createStreamingRpcClient<T extends DescService>(service: T, baseUrl: string): Client<T> {
+export function createStreamingRpcClient<T extends DescService>(
+  service: T,
+  baseUrl: string,
+  credentials: RpcCredentials,
+): Client<T> {
   return createClient(
     service,
     createConnectTransport({
       baseUrl,
       httpVersion: "2",
       useBinaryFormat: true,
-      interceptors: [clientTraceInterceptor],
+      interceptors: [clientTraceInterceptor, bearerInterceptor(credentials)],
     }),
   );
 }

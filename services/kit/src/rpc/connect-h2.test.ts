@@ -17,6 +17,8 @@ import { contextFromHeaders } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { createLogger } from "../logger.ts";
 import { createMetrics } from "../metrics.ts";
+import { testCredentials, testVerifier } from "../testing/rpc.ts";
+import { bearerInterceptor } from "./auth.ts";
 import { callOptions, createRpcClient } from "./client.ts";
 import { CallHeaders, recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
 import { buildRpcServer, type RpcServer, requestContext, rpcPort } from "./server.ts";
@@ -31,7 +33,11 @@ const rt = {
   logger: createLogger({ service: "test", level: "silent" }),
   metrics: createMetrics("h2test"),
   ready: async () => true,
+  verify: testVerifier,
 };
+
+/** Every call but health checks and reflection carries a bearer token (auth.ts). */
+const auth = [bearerInterceptor(testCredentials)];
 
 let server: RpcServer;
 let url: string;
@@ -118,18 +124,26 @@ describe("unary Connect calls over h2c", () => {
       ["the kit's lean client", "kit"],
       [
         "connect-node, Connect binary",
-        createConnectTransport({ baseUrl: url, httpVersion: "2", useBinaryFormat: true }),
+        createConnectTransport({ baseUrl: url, httpVersion: "2", useBinaryFormat: true, interceptors: auth }),
       ],
       [
         "connect-node, Connect JSON",
-        createConnectTransport({ baseUrl: url, httpVersion: "2", useBinaryFormat: false }),
+        createConnectTransport({
+          baseUrl: url,
+          httpVersion: "2",
+          useBinaryFormat: false,
+          interceptors: auth,
+        }),
       ],
-      ["connect-node, gRPC", createGrpcTransport({ baseUrl: url })],
-      ["connect-node, gRPC-web", createGrpcWebTransport({ baseUrl: url, httpVersion: "2" })],
+      ["connect-node, gRPC", createGrpcTransport({ baseUrl: url, interceptors: auth })],
+      [
+        "connect-node, gRPC-web",
+        createGrpcWebTransport({ baseUrl: url, httpVersion: "2", interceptors: auth }),
+      ],
     );
   });
   const client = (t: Transport | "kit") =>
-    t === "kit" ? createRpcClient(CatalogService, url) : createClient(CatalogService, t);
+    t === "kit" ? createRpcClient(CatalogService, url, testCredentials) : createClient(CatalogService, t);
 
   it("answers every protocol, with the caller's context, the fast path taking Connect binary", async () => {
     for (const [name, t] of clients) {
@@ -165,7 +179,9 @@ describe("unary Connect calls over h2c", () => {
     await new Promise<void>((r) => h2.listen(0, "127.0.0.1", r));
     const base = `http://127.0.0.1:${(h2.address() as { port: number }).port}`;
     try {
-      expect((await createRpcClient(CatalogService, base).getCategory({ id: "a" })).category?.id).toBe("a");
+      expect(
+        (await createRpcClient(CatalogService, base, testCredentials).getCategory({ id: "a" })).category?.id,
+      ).toBe("a");
       const binary = createConnectTransport({ baseUrl: base, httpVersion: "2", useBinaryFormat: true });
       expect((await createClient(CatalogService, binary).getCategory({ id: "b" })).category?.id).toBe("b");
       expect(fellBack).toBe(0);
@@ -198,7 +214,7 @@ describe("unary Connect calls over h2c", () => {
       expect(fellBack).toBe(others.length + 1);
       // A body over the limit: the fast path refuses it (ResourceExhausted), it does not buffer it.
       const big = ConnectError.from(
-        await createRpcClient(CatalogService, base)
+        await createRpcClient(CatalogService, base, testCredentials)
           .getCategory({ id: "x".repeat(5000) })
           .catch((e) => e),
       );
@@ -226,7 +242,7 @@ describe("unary Connect calls over h2c", () => {
 
   it("a call without a tenant is refused by the interceptors on the fast path too", async () => {
     const err = ConnectError.from(
-      await createRpcClient(CatalogService, url)
+      await createRpcClient(CatalogService, url, testCredentials)
         .getCategory({ id: "x" })
         .catch((e) => e),
     );
@@ -234,7 +250,7 @@ describe("unary Connect calls over h2c", () => {
   });
 
   it("the lean client gives up at its deadline (DeadlineExceeded), and the server's handler sees the cancel", async () => {
-    const lean = createRpcClient(CatalogService, url, { timeoutMs: 100 });
+    const lean = createRpcClient(CatalogService, url, testCredentials, { timeoutMs: 100 });
     const before = aborted;
     const started = Date.now();
     const err = ConnectError.from(
@@ -247,7 +263,7 @@ describe("unary Connect calls over h2c", () => {
   });
 
   it("a call signal aborts it (Canceled)", async () => {
-    const lean = createRpcClient(CatalogService, url);
+    const lean = createRpcClient(CatalogService, url, testCredentials);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const err = ConnectError.from(
@@ -259,7 +275,7 @@ describe("unary Connect calls over h2c", () => {
   });
 
   it("many concurrent calls share one session", async () => {
-    const lean = createRpcClient(CatalogService, url);
+    const lean = createRpcClient(CatalogService, url, testCredentials);
     const ids = Array.from({ length: 200 }, (_, i) => `c-${i}`);
     const res = await Promise.all(ids.map((id) => lean.getCategory({ id }, callOptions(ctx))));
     expect(res.map((r) => r.category?.id)).toEqual(ids);
@@ -268,7 +284,9 @@ describe("unary Connect calls over h2c", () => {
   it("an unreachable server is Unavailable; a later call after it comes up succeeds", async () => {
     const port = await freePort(); // nothing listens there now
     // (Without waiting for a listener: drain.test.ts shows the wait.)
-    const lean = createRpcClient(CatalogService, `http://127.0.0.1:${port}`, { reconnectWindowMs: 0 });
+    const lean = createRpcClient(CatalogService, `http://127.0.0.1:${port}`, testCredentials, {
+      reconnectWindowMs: 0,
+    });
     const err = ConnectError.from(await lean.getCategory({ id: "x" }, callOptions(ctx)).catch((e) => e));
     expect(err.code).toBe(Code.Unavailable);
     const other = await buildRpcServer(rt, (router) =>
@@ -302,7 +320,11 @@ describe("unary Connect calls over h2c", () => {
       );
       try {
         await logged.listen({ host: "127.0.0.1", port: 0 });
-        const client = createRpcClient(CatalogService, `http://127.0.0.1:${rpcPort(logged)}`);
+        const client = createRpcClient(
+          CatalogService,
+          `http://127.0.0.1:${rpcPort(logged)}`,
+          testCredentials,
+        );
         await client.getCategory({ id: "logged" }, callOptions(ctx));
         const rpcLines = lines.filter((l) => JSON.parse(l).msg === "rpc");
         expect(rpcLines, level).toHaveLength(expected);

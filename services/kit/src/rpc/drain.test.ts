@@ -13,6 +13,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { checkDeadline } from "../deadline.ts";
 import { createLogger } from "../logger.ts";
 import { createMetrics } from "../metrics.ts";
+import { testCredentials, testVerifier } from "../testing/rpc.ts";
+import { bearerInterceptor } from "./auth.ts";
 import { callOptions, createRpcClient, createStreamingRpcClient } from "./client.ts";
 import { recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
 import { buildRpcServer, type RpcServer, rpcPort } from "./server.ts";
@@ -27,6 +29,7 @@ const rt = {
   logger: createLogger({ service: "test", level: "silent" }),
   metrics: createMetrics("draintest"),
   ready: async () => true,
+  verify: testVerifier,
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -72,7 +75,7 @@ describe("a draining service and the kit's client", () => {
     const first = catalog("first");
     const old = await serve(first.routes);
     const port = rpcPort(old);
-    const client = createRpcClient(CatalogService, `http://127.0.0.1:${port}`);
+    const client = createRpcClient(CatalogService, `http://127.0.0.1:${port}`, testCredentials);
     // Open the session, then start a slow write and a slow read on it.
     await client.getCategory({ id: "0" }, callOptions(ctx));
     const running = [
@@ -108,7 +111,7 @@ describe("a draining service and the kit's client", () => {
       });
     });
     const url = `http://127.0.0.1:${rpcPort(server)}`;
-    const stream = createStreamingRpcClient(NotificationsService, url).streamNotifications(
+    const stream = createStreamingRpcClient(NotificationsService, url, testCredentials).streamNotifications(
       {},
       callOptions(ctx),
     );
@@ -120,7 +123,12 @@ describe("a draining service and the kit's client", () => {
     // A unary call served by connect-node's handler (Connect JSON), whose signal the drain must spare.
     const json = createClient(
       CatalogService,
-      createConnectTransport({ baseUrl: url, httpVersion: "2", useBinaryFormat: false }),
+      createConnectTransport({
+        baseUrl: url,
+        httpVersion: "2",
+        useBinaryFormat: false,
+        interceptors: [bearerInterceptor(testCredentials)],
+      }),
     );
     await sleep(100);
     const running = json.createCategory({ tenantCategoryId: "400" }, callOptions(ctx));
@@ -139,7 +147,9 @@ describe("a draining service and the kit's client", () => {
     await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
     const { port } = probe.address() as net.AddressInfo;
     await new Promise((r) => probe.close(r));
-    const client = createRpcClient(CatalogService, `http://127.0.0.1:${port}`, { reconnectWindowMs: 300 });
+    const client = createRpcClient(CatalogService, `http://127.0.0.1:${port}`, testCredentials, {
+      reconnectWindowMs: 300,
+    });
     const started = Date.now();
     const err = ConnectError.from(
       await client.createCategory({ tenantCategoryId: "0" }, callOptions(ctx)).catch((e) => e),
@@ -174,6 +184,7 @@ describe("a draining service and the kit's client", () => {
     const client = createRpcClient(
       CatalogService,
       `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+      testCredentials,
     );
     const get = "/fop.catalog.v1.CatalogService/GetCategory";
     const create = "/fop.catalog.v1.CatalogService/CreateCategory";

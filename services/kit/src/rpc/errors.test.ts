@@ -39,4 +39,15 @@ describe("AppError <-> ConnectError", () => {
       kind: "unavailable",
     });
   });
+
+  it("a service refusing this process's own token is an internal error, not the end user's 401", () => {
+    const refused = toConnectError(
+      new AppError("unauthenticated", { code: "RPC_TOKEN_INVALID", description: "x" }),
+    );
+    expect(fromConnectError(refused)).toMatchObject({ kind: "internal", code: "INTERNAL" });
+    const tenant = toConnectError(
+      new AppError("unauthenticated", { code: "TENANT_MISSING", description: "x" }),
+    );
+    expect(fromConnectError(tenant)).toMatchObject({ kind: "unauthenticated", code: "TENANT_MISSING" });
+  });
 });

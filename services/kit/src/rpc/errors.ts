@@ -63,7 +63,9 @@ const WITHOUT_DETAIL: Partial<Record<ErrorKind, { code: string; description: str
  * ConnectError (as a client sees it) -> AppError, restoring the ErrorDetail when the peer sent one.
  * Without one (transport failures, the client's own deadline, a peer that is not ours) the kind
  * follows the code and the words are ours: a client-side deadline is `timeout`, a canceled call or
- * an unreachable service `unavailable`, anything else a generic `internal`.
+ * an unreachable service `unavailable`, anything else a generic `internal`. A service refusing the
+ * caller's own token (RPC_TOKEN_*: this process's RPC_AUTH_KEY is not the cluster's) is `internal`
+ * too: the end user's request is fine, the platform is misconfigured.
  */
 export function fromConnectError(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -79,6 +81,13 @@ export function fromConnectError(err: unknown): AppError {
           description: "An internal error occurred.",
           cause: err,
         });
+  }
+  if (detail.code.startsWith("RPC_TOKEN_")) {
+    return new AppError("internal", {
+      code: "INTERNAL",
+      description: "An internal error occurred.",
+      cause: err,
+    });
   }
   return new AppError(kind, {
     code: detail.code,

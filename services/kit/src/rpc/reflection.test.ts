@@ -14,6 +14,7 @@ import * as v1alpha from "@fop/proto/grpc/reflection/v1alpha/reflection_pb.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../logger.ts";
 import { createMetrics } from "../metrics.ts";
+import { testVerifier } from "../testing/rpc.ts";
 import { createReflectionIndex, type ReflectionAnswer } from "./reflection.ts";
 import { buildRpcServer, type RpcServer, rpcPort } from "./server.ts";
 
@@ -269,6 +270,7 @@ describe("reflection on the kit's RPC server", () => {
     logger: createLogger({ service: "test", level: "silent" }),
     metrics: createMetrics("reflectiontest"),
     ready: async () => true,
+    verify: testVerifier,
   };
   let server: RpcServer;
   let url: string;

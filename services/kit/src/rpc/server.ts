@@ -16,7 +16,7 @@ import {
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
 import { type FastifyInstance, fastify } from "fastify";
-import { contextFromHeaders, type RequestContext, requestContextKey } from "../context.ts";
+import { type RequestContext, requestContextKey } from "../context.ts";
 import { translateDbError } from "../db/tx.ts";
 import { DEADLINE_HEADER, deadlineExceeded, runInCall, serverDeadline } from "../deadline.ts";
 import { AppError, isAppError } from "../errors.ts";
@@ -31,6 +31,7 @@ import {
   SpanStatusCode,
   tracer,
 } from "../otel.ts";
+import { callContext, type RpcTokenVerifier } from "./auth.ts";
 import { recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
 import { grpcStatusName, toConnectError } from "./errors.ts";
 import { REFLECTION_SERVICES, registerReflection } from "./reflection.ts";
@@ -42,6 +43,8 @@ export interface ServiceRuntime {
   metrics: Metrics;
   /** Whether the service can serve (database reachable, ...). */
   ready: () => Promise<boolean>;
+  /** Checks the bearer token every call but health checks and reflection carries (auth.ts). */
+  verify: RpcTokenVerifier;
 }
 
 /** The services every process serves besides its own: health checks and server reflection. */
@@ -164,13 +167,15 @@ function deadlineInterceptor(): Interceptor {
 }
 
 /**
- * Tenant, principal and client from the gateway's headers, for every RPC but health checks and
- * server reflection (which describes the schema only, never a tenant's data).
+ * Who calls (the bearer token, auth.ts) and for whom (tenant, principal, client), for every RPC but
+ * health checks and server reflection (which describes the schema only, never a tenant's data). A
+ * call without a valid token is refused before its handler runs.
  */
-function contextInterceptor(): Interceptor {
+function contextInterceptor(verify: RpcTokenVerifier): Interceptor {
   return (next) => async (req) => {
     if (!INFRASTRUCTURE.has(req.service.typeName)) {
-      req.contextValues.set(requestContextKey, contextFromHeaders(req.header, currentTraceId()));
+      const caller = await verify(req.header.get("authorization"));
+      req.contextValues.set(requestContextKey, callContext(caller, req.header, currentTraceId()));
     }
     return next(req);
   };
@@ -192,7 +197,7 @@ export async function buildRpcServer(
     observeInterceptor(rt),
     errorInterceptor(rt),
     deadlineInterceptor(),
-    contextInterceptor(),
+    contextInterceptor(rt.verify),
   ];
   const shutdown = new AbortController();
   const recorded = recordUnaryRoutes((router) => {

@@ -4,6 +4,13 @@ import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { expect } from "vitest";
 import type { RequestContext } from "../context.ts";
 import type { Sql, SqlPool } from "../db/sql.ts";
+import {
+  componentCredentials,
+  type RpcCredentials,
+  rpcKeys,
+  rpcTokenVerifier,
+  signCallerToken,
+} from "../rpc/auth.ts";
 
 /** The request context of an RPC caller in `tenant` (no permissions: services trust the gateway's). */
 export const rpcContext = (tenant: string): RequestContext => ({
@@ -32,3 +39,14 @@ export async function expectTooManyIds(call: Promise<unknown>, field: string): P
   expect(err.code).toBe(Code.InvalidArgument);
   expect(err.findDetails(ErrorDetailSchema)[0]).toMatchObject({ code: "TOO_MANY_IDS", field });
 }
+
+/** The RPC key every test process shares (services, gateway and the tests' own clients). */
+export const TEST_RPC_AUTH_KEY = "test-only-rpc-auth-key-0123456789abcdef";
+const testKeys = rpcKeys({ RPC_AUTH_KEY: TEST_RPC_AUTH_KEY });
+/** A component's credentials ("test"): the tests' clients relay a context like the gateway does. */
+export const testCredentials: RpcCredentials = componentCredentials(testKeys, "test");
+/** Mints a caller token (an internal team's program) naming `tenants`. */
+export const testCallerToken = (caller: string, tenants: string[], expiresInS = 3600): Promise<string> =>
+  signCallerToken(testKeys, { caller, tenants, expiresInS });
+/** The verifier of a server built in a test (buildRpcServer's `verify`). */
+export const testVerifier = rpcTokenVerifier(testKeys);
