@@ -4,6 +4,10 @@
  * rendered with `kubectl kustomize` and each workload (Deployment, StatefulSet, Job, ...) checked:
  *
  * - every process has one: each service in services/* (but kit), the gateway, db-setup;
+ * - the container of each service and of the gateway gets every variable its config schema requires
+ *   (services/kit/src/service.ts baseServiceConfig with the module's own `config`; gateway/src/config.ts
+ *   gatewayConfig), from something other than an optional reference, and every value the rendering
+ *   holds is one the schema accepts;
  * - readiness and liveness probes on every long-running container; the platform's own processes
  *   probe over httpGet, services on their admin port (SERVICE_PORTS, /healthz and /readyz), the
  *   gateway on its HTTP port;
@@ -28,8 +32,17 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { auditService } from "@fop/audit";
+import { carriersService } from "@fop/carriers";
+import { catalogService } from "@fop/catalog";
+import { gatewayConfig } from "@fop/gateway";
+import type { ConfigSchema } from "@fop/kit/config";
 import { createMetrics, METRICS } from "@fop/kit/metrics";
-import { SERVICE_PORTS } from "@fop/kit/service";
+import { baseServiceConfig, SERVICE_PORTS, type ServiceName } from "@fop/kit/service";
+import { loadUnitsService } from "@fop/loadunits";
+import { notificationsService } from "@fop/notifications";
+import { pickingService } from "@fop/picking";
+import { returnsService } from "@fop/returns";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 
@@ -211,11 +224,17 @@ interface Container {
     name: string;
     value?: string;
     valueFrom?: {
-      configMapKeyRef?: { name: string; key: string };
+      configMapKeyRef?: { name: string; key: string; optional?: boolean };
       secretKeyRef?: { name: string; key: string; optional?: boolean };
+      fieldRef?: { fieldPath: string };
+      resourceFieldRef?: { resource: string };
     };
   }[];
-  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  envFrom?: {
+    prefix?: string;
+    configMapRef?: { name: string; optional?: boolean };
+    secretRef?: { name: string; optional?: boolean };
+  }[];
   resources?: {
     requests?: { cpu?: string | number; memory?: string | number };
     limits?: { cpu?: string | number; memory?: string | number };
@@ -461,18 +480,25 @@ const DEFAULT_PORTS: Record<string, number> = {
 
 const decode = (b64: string) => Buffer.from(b64, "base64").toString("utf8");
 
+/** The data of a ConfigMap of the rendering (undefined: not in it). */
+const configMapData = (r: Rendered, ns: string, name: string): Record<string, string> | undefined =>
+  r.get("ConfigMap", name, ns)?.data;
+
+/** The (decoded) data of a Secret of the rendering (undefined: not in it, e.g. created by hand). */
+function secretData(r: Rendered, ns: string, name: string): Record<string, string> | undefined {
+  const s = r.get("Secret", name, ns);
+  if (!s) return undefined;
+  return {
+    ...Object.fromEntries(Object.entries(s.data ?? {}).map(([k, v]) => [k, decode(v)])),
+    ...s.stringData,
+  };
+}
+
 /** Each container's connection variables, with their values where the rendering holds them. */
 function connectionVariables(r: Rendered, w: Workload): { name: string; value: string | undefined }[] {
   const out: { name: string; value: string | undefined }[] = [];
-  const configMap = (name: string) => r.get("ConfigMap", name, w.ns)?.data;
-  const secret = (name: string) => {
-    const s = r.get("Secret", name, w.ns);
-    if (!s) return undefined;
-    return {
-      ...Object.fromEntries(Object.entries(s.data ?? {}).map(([k, v]) => [k, decode(v)])),
-      ...s.stringData,
-    };
-  };
+  const configMap = (name: string) => configMapData(r, w.ns, name);
+  const secret = (name: string) => secretData(r, w.ns, name);
   for (const c of w.pod.containers) {
     const vars = new Map<string, string | undefined>();
     for (const from of c.envFrom ?? []) {
@@ -497,6 +523,86 @@ function connectionVariables(r: Rendered, w: Workload): { name: string; value: s
     for (const [name, value] of vars) if (isConnectionVariable(name)) out.push({ name, value });
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the processes require: their config schemas (services/kit/src/config.ts)
+
+/** Every service's module, whose `config` adds to baseServiceConfig (as test/support/boot.ts starts them). */
+const SERVICE_MODULES = {
+  catalog: catalogService,
+  picking: pickingService,
+  loadunits: loadUnitsService,
+  carriers: carriersService,
+  returns: returnsService,
+  audit: auditService,
+  notifications: notificationsService,
+} satisfies Record<ServiceName, { config: ConfigSchema }>;
+
+/** The environment schema of the process a workload runs, and where it is declared. */
+function configSchemaOf(p: Workload["process"]): { schema: ConfigSchema; what: string } | string | undefined {
+  if (p?.kind === "gateway") return { schema: gatewayConfig, what: "gatewayConfig (gateway/src/config.ts)" };
+  if (p?.kind !== "service") return undefined;
+  if (!Object.hasOwn(SERVICE_MODULES, p.service))
+    return `services/${p.service}: no ServiceModule known to this test (add it to SERVICE_MODULES)`;
+  const name = p.service as ServiceName;
+  return {
+    schema: { ...baseServiceConfig(name), ...SERVICE_MODULES[name].config },
+    what: `baseServiceConfig + the ${name} module's config`,
+  };
+}
+
+/** A variable's schema requires it: no fallback and not optional (loadConfig). */
+const requiredVariables = (schema: ConfigSchema): string[] =>
+  Object.entries(schema)
+    .filter(([, spec]) => spec.fallback === undefined && !spec.optional)
+    .map(([name]) => name);
+
+/**
+ * What a container's environment sets, as Kubernetes resolves it (envFrom first, then env, a later
+ * entry winning): whether each variable is provided, its value where the rendering holds it, and
+ * where it comes from. Not provided: an empty value (loadConfig reads "" as unset), an optional
+ * reference (the pod starts without it), a key a ConfigMap or Secret of the rendering lacks. A
+ * Secret (or ConfigMap) the rendering does not have is taken to be created by hand, as production's
+ * Secrets are, so a reference to it provides the variable, value unknown; unless the rendering
+ * brings others of its kind in that namespace (dev generates all its Secrets): then it is missing.
+ */
+function containerEnv(
+  r: Rendered,
+  w: Workload,
+  c: Container,
+): Map<string, { provided: boolean; value: string | undefined; from: string }> {
+  const vars = new Map<string, { provided: boolean; value: string | undefined; from: string }>();
+  const set = (name: string, value: string | undefined, from: string, provided = value !== "") =>
+    vars.set(name, { provided, value, from });
+  for (const ef of c.envFrom ?? []) {
+    const ref = ef.configMapRef ?? ef.secretRef;
+    if (!ref) continue;
+    const kind = ef.configMapRef ? "ConfigMap" : "Secret";
+    const data = ef.configMapRef ? configMapData(r, w.ns, ref.name) : secretData(r, w.ns, ref.name);
+    // Keys of a ConfigMap or Secret outside the rendering are unknown: they provide nothing here.
+    for (const [k, v] of Object.entries(data ?? {}))
+      set(`${ef.prefix ?? ""}${k}`, String(v), `envFrom ${kind} ${ref.name}`);
+  }
+  for (const e of c.env ?? []) {
+    const ref = e.valueFrom;
+    const keyRef = ref?.configMapKeyRef ?? ref?.secretKeyRef;
+    if (!ref) set(e.name, e.value === undefined ? "" : String(e.value), "env value");
+    else if (keyRef) {
+      const kind = ref.configMapKeyRef ? "ConfigMap" : "Secret";
+      const from = `${kind} ${keyRef.name} key ${keyRef.key}${keyRef.optional ? " (optional)" : ""}`;
+      const data = ref.configMapKeyRef
+        ? configMapData(r, w.ns, keyRef.name)
+        : secretData(r, w.ns, keyRef.name);
+      const value = data?.[keyRef.key];
+      if (keyRef.optional) set(e.name, value, from, false);
+      else if (data === undefined && r.of(kind, w.ns).length > 0)
+        set(e.name, undefined, `${from}: the rendering brings other ${kind}s, not this one`, false);
+      else if (data === undefined) set(e.name, undefined, from, true);
+      else set(e.name, value, value === undefined ? `${from}, which it lacks` : from, !!value);
+    } else set(e.name, undefined, "env valueFrom", true); // fieldRef, resourceFieldRef
+  }
+  return vars;
 }
 
 interface Connection {
@@ -896,6 +1002,40 @@ describe.skipIf(!renderer)(`deploy/k8s rendered with ${renderer?.what ?? "nothin
           for (const p of s.spec.ports ?? [])
             if (b.pod.containers.every((c) => portNumber(c, p.targetPort ?? p.port) === undefined))
               problems.push(`Service ${s.metadata.name} port ${p.port}: ${b.id} has no port ${p.targetPort}`);
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it("environment: each service and the gateway get every variable their config requires, with values it accepts", () => {
+      const problems: string[] = [];
+      for (const w of r.workloads) {
+        const found = configSchemaOf(w.process);
+        if (found === undefined) continue;
+        if (typeof found === "string") {
+          problems.push(`${w.id}: ${found}`);
+          continue;
+        }
+        for (const c of w.pod.containers.filter((x) => processOf([x]))) {
+          const at = `${w.id} ${c.name}`;
+          const vars = containerEnv(r, w, c);
+          for (const name of requiredVariables(found.schema)) {
+            const v = vars.get(name);
+            if (!v?.provided)
+              problems.push(
+                `${at}: ${name} is required by ${found.what} but ${v ? `not provided (${v.from})` : "not set"}`,
+              );
+          }
+          // The values the rendering holds, parsed as the process will (a dev key too short, ...).
+          for (const [name, v] of vars) {
+            const spec = found.schema[name];
+            if (!spec || !v.provided || v.value === undefined || v.value.includes("$(")) continue;
+            try {
+              spec.parse(v.value);
+            } catch (err) {
+              problems.push(`${at}: ${name} (${v.from}) is refused: ${(err as Error).message}`);
+            }
+          }
+        }
       }
       expect(problems).toEqual([]);
     });

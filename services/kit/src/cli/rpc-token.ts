@@ -2,7 +2,7 @@
  * `npm run rpc-token -- --caller <name> --tenants <a,b> [--expires <seconds>]` prints a bearer token
  * for an internal team's program that calls the services directly (services/kit/src/rpc/auth.ts).
  * Signs with RPC_AUTH_KEY, else the key `npm start` keeps in .data/rpc-auth-key. In a cluster:
- * `RPC_AUTH_KEY=$(kubectl get secret rpc-auth -o jsonpath='{.data.key}' | base64 -d) npm run rpc-token -- ...`.
+ * `RPC_AUTH_KEY=$(kubectl -n $NS get secret rpc-auth -o jsonpath='{.data.key}' | base64 -d) npm run --silent rpc-token -- ...`.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -105,6 +105,8 @@ describe("RPC tokens", () => {
 
   it("keys shorter than 32 characters are refused, in the config and in rpcKeys", () => {
     expect(() => rpcAuthConfig.RPC_AUTH_KEY.parse("short")).toThrow(/at least 32/);
+    expect(() => rpcAuthConfig.RPC_AUTH_KEYS_ACCEPTED.parse(`${KEY_B}, short`)).toThrow(/at least 32/);
+    expect(rpcAuthConfig.RPC_AUTH_KEYS_ACCEPTED.parse(` ${KEY_B} ,`)).toBe(` ${KEY_B} ,`);
     expect(() => rpcKeys({ RPC_AUTH_KEY: KEY_A, RPC_AUTH_KEYS_ACCEPTED: "short" })).toThrow(/at least 32/);
   });
 

@@ -21,7 +21,7 @@
 import { createHash } from "node:crypto";
 import type { Interceptor } from "@connectrpc/connect";
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import { env, type VarSpec } from "../config.ts";
+import type { VarSpec } from "../config.ts";
 import {
   CONTEXT_HEADERS,
   clientInfo,
@@ -42,6 +42,13 @@ export const CALLER_TOKEN_MAX_S = 90 * 24 * 3600;
 const CLOCK_SKEW_S = 30;
 const MIN_KEY_LENGTH = 32;
 
+/** The keys of a comma-separated list. */
+const splitKeys = (raw: string) =>
+  raw
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean);
+
 /** The environment of every process that calls or serves RPCs. */
 export const rpcAuthConfig = {
   RPC_AUTH_KEY: {
@@ -53,10 +60,16 @@ export const rpcAuthConfig = {
     description:
       "the cluster's RPC key (at least 32 characters, e.g. `openssl rand -base64 32`): signs and verifies the tokens of components and internal callers",
   } satisfies VarSpec<string>,
-  RPC_AUTH_KEYS_ACCEPTED: env.string(
-    "further keys whose tokens are accepted, never used to sign: the next or the previous key while a rotation rolls out (comma-separated; empty: none)",
-    "",
-  ),
+  RPC_AUTH_KEYS_ACCEPTED: {
+    parse: (raw: string) => {
+      if (splitKeys(raw).some((k) => k.length < MIN_KEY_LENGTH))
+        throw new Error(`every key must be at least ${MIN_KEY_LENGTH} characters long`);
+      return raw;
+    },
+    fallback: "",
+    description:
+      "further keys whose tokens are accepted, never used to sign: the next or the previous key while a rotation rolls out (comma-separated; empty: none)",
+  } satisfies VarSpec<string>,
 };
 
 export type RpcCallerKind = "component" | "caller";
@@ -88,13 +101,7 @@ const keyOf = (raw: string): Key => {
 
 /** Parses RPC_AUTH_KEY and RPC_AUTH_KEYS_ACCEPTED; a key shorter than 32 characters is refused. */
 export function rpcKeys(config: { RPC_AUTH_KEY: string; RPC_AUTH_KEYS_ACCEPTED?: string }): RpcKeys {
-  const raw = [
-    config.RPC_AUTH_KEY,
-    ...(config.RPC_AUTH_KEYS_ACCEPTED ?? "")
-      .split(",")
-      .map((k) => k.trim())
-      .filter(Boolean),
-  ];
+  const raw = [config.RPC_AUTH_KEY, ...splitKeys(config.RPC_AUTH_KEYS_ACCEPTED ?? "")];
   for (const k of raw) {
     if (k.trim().length < MIN_KEY_LENGTH)
       throw new Error(`RPC auth keys must be at least ${MIN_KEY_LENGTH} characters long`);
