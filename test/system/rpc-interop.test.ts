@@ -544,3 +544,36 @@ describe("authentication of direct calls", () => {
     expect(bad.stderr).toContain("not a tenant id");
   });
 });
+
+describe("from a shell: the README's `buf curl` lines (buf from npm, reflection instead of .proto files)", () => {
+  const bufCurl = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      execFile(
+        path.join(REPO, "node_modules/.bin/buf"),
+        ["curl", "--protocol", "grpc", "--http2-prior-knowledge", ...args],
+        { cwd: REPO, timeout: 30_000 },
+        (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+
+  it("lists the methods without a token, and calls one with a caller token (refused without)", async () => {
+    const url = sys.services.catalog.rpcUrl;
+    const list = await bufCurl("--list-methods", url);
+    expect(list, list.stderr).toMatchObject({ code: 0 });
+    expect(list.stdout.split("\n")).toEqual(
+      expect.arrayContaining(["fop.catalog.v1.CatalogService/GetCategory", "grpc.health.v1.Health/Check"]),
+    );
+    const get = `${url}/fop.catalog.v1.CatalogService/GetCategory`;
+    const data = JSON.stringify({ id: categoryId });
+    const got = await bufCurl("-H", `authorization: Bearer ${callerToken}`, "-d", data, get);
+    expect(got, got.stderr).toMatchObject({ code: 0 });
+    const category = JSON.parse(got.stdout).category;
+    expect(JSON.parse(Buffer.from(category.documentJson, "base64").toString("utf8"))).toMatchObject({
+      id: categoryId,
+      tenantCategoryId: "GRPC-1",
+    });
+    const anonymous = await bufCurl("-d", data, get);
+    expect(anonymous.code).not.toBe(0);
+    expect(anonymous.stderr).toMatch(/unauthenticated/i);
+  });
+});
