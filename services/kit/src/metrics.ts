@@ -102,6 +102,11 @@ export const METRICS = {
     "Batch statements by consumer and mode (batch; single: one event alone after its batch failed)",
     ["consumer", "mode"],
   ),
+  consumerReplays: counterFamily(
+    "fop_consumer_replays_total",
+    "Dead letters replayed by consumer and outcome (replayed: applied, or found applied, and its row deleted; failed: kept with the new error), through the admin port's POST /dead-letters/replay",
+    ["consumer", "outcome"],
+  ),
   consumerRedeliveries: counterFamily(
     "fop_consumer_redeliveries_total",
     "Messages a durable consumer received again (JetStream delivery count above 1: a nak, or no ack within the ack wait)",

@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { type ConfigOf, type ConfigSchema, env, loadConfig } from "./config.ts";
 import { initOrm, migrate } from "./db/orm.ts";
 import { createSqlPool, type SqlPool } from "./db/sql.ts";
-import { listAllDeadLetters } from "./events/consumer.ts";
+import { isEventConsumer, listAllDeadLetters } from "./events/consumer.ts";
 import { connectNats, type Nats } from "./events/nats.ts";
 import { Outbox, outboxRelay } from "./events/outbox.ts";
 import { newId } from "./ids.ts";
@@ -59,7 +59,7 @@ export const baseServiceConfig = (name: ServiceName) => ({
     10,
   ),
   ADMIN_TOKEN: env.optionalString(
-    "bearer token for the admin port's /dead-letters (unset: served to loopback callers only)",
+    "bearer token for the admin port's /dead-letters and /dead-letters/replay (unset: served to loopback callers only)",
   ),
   CURSOR_SECRET: env.optionalString(
     "secret that signs search cursors (every replica the same; unset: a random one per process)",
@@ -204,8 +204,11 @@ export async function startService<D, S extends ConfigSchema>(
     !draining && (await db.query({ text: "select 1", params: [], prepare: true })).length === 1;
   const rt = { service: mod.name, logger, metrics: base.metrics, ready, verify: rpcTokenVerifier(keys) };
   const rpc = await buildRpcServer(rt, mod.routes(deps));
+  // Created (not started) before the admin server, which replays the consumers' dead letters.
+  const own = mod.workers?.(deps, base, config) ?? [];
   const admin = buildAdminServer(rt, () => listAllDeadLetters(db, mod.schema), {
     adminToken: config.ADMIN_TOKEN,
+    consumers: own.filter(isEventConsumer),
   });
   await rpc.listen({ host: config.HOST, port: config.PORT });
   await admin.listen({ host: config.HOST, port: config.ADMIN_PORT });
@@ -217,7 +220,7 @@ export async function startService<D, S extends ConfigSchema>(
     pollMs: config.OUTBOX_POLL_MS,
     metrics: base.metrics,
   });
-  const workers = [relay, ...(mod.workers?.(deps, base, config) ?? [])];
+  const workers = [relay, ...own];
   for (const w of workers) await w.start();
   const url = (app: { server: { address(): unknown } }) => {
     const addr = app.server.address();

@@ -18,6 +18,11 @@
  * `fop_consumer_redeliveries_total{consumer,stream}` counts messages delivered again, and
  * `fop_consumer_lag_messages` / `fop_consumer_ack_pending_messages` report JetStream's view of the
  * durable at each scrape (metrics.ts).
+ *
+ * Dead letters can be replayed once their cause is fixed ({@link EventConsumer.replayDeadLetters},
+ * the admin port's POST /dead-letters/replay): each stored message goes through the path a delivery
+ * takes, and its row is deleted once it is applied. `fop_consumer_replays_total{consumer,outcome}`
+ * counts them.
  */
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import { AckPolicy, type ConsumerInfo, DeliverPolicy, type JsMsg } from "@nats-io/jetstream";
@@ -25,7 +30,7 @@ import { nanos } from "@nats-io/transport-node";
 import { type Db, query, type Sql, type SqlPool } from "../db/sql.ts";
 import { inTransaction, translateDbError } from "../db/tx.ts";
 import { isAppError } from "../errors.ts";
-import { newId } from "../ids.ts";
+import { isUuid, newId } from "../ids.ts";
 import type { Logger } from "../logger.ts";
 import { counter, METRICS, type Metrics, onCollect, SCRAPE_READ_TIMEOUT_MS, sharedRead } from "../metrics.ts";
 import {
@@ -84,10 +89,57 @@ export interface ConsumerDeps {
   schema: string;
 }
 
+/** Dead letters one replay call tries at most (the oldest first when it names none). */
+export const REPLAY_LIMIT = 1000;
+
+/** What a replay of a consumer's dead letters did. */
+export interface ReplayReport {
+  /**
+   * Dead letters applied now, found applied before (an event is applied once), or of a type the
+   * consumer no longer takes (nothing to apply, as on a delivery): their rows are deleted.
+   */
+  replayed: number;
+  /**
+   * Dead letters that failed again (undecodable, rejected, or the handler failing): their rows are
+   * kept with this error, one more delivery counted and `failed_at` set to now.
+   */
+  failed: { id: string; eventId: string | null; error: string }[];
+  /** Ids named that are not (or, replayed meanwhile by another call, no longer) this consumer's dead letters. */
+  notFound: string[];
+  /**
+   * The consumer's dead letters this call did not try (beyond {@link REPLAY_LIMIT}, not named, or
+   * written meanwhile); those that failed again are not counted here.
+   */
+  remaining: number;
+}
+
+/** A durable consumer: a worker that can also replay its dead letters. */
+export interface EventConsumer extends Worker {
+  /**
+   * Re-applies dead letters of this consumer, each through the path a delivery takes: `ids`, or
+   * (without) the oldest {@link REPLAY_LIMIT}. The consumer need not be running.
+   */
+  replayDeadLetters(ids?: readonly string[]): Promise<ReplayReport>;
+}
+
+export const isEventConsumer = (w: Worker): w is EventConsumer =>
+  typeof (w as Partial<EventConsumer>).replayDeadLetters === "function";
+
+/** The envelope in a message's bytes; throws (`undecodable: ...`) when there is none. */
+function decodeEvent(data: Uint8Array): EventEnvelope {
+  try {
+    const event = decodeEnvelope(data);
+    if (!event.id) throw new Error("envelope without id");
+    return event;
+  } catch (err) {
+    throw new Error(`undecodable: ${(err as Error).message}`);
+  }
+}
+
 /** Redelivery delay after the n-th failed delivery: 0.5 s, 1 s, 2 s ... capped at 30 s. */
 export const nakDelay = (deliveries: number) => Math.min(30_000, 500 * 2 ** Math.max(0, deliveries - 1));
 
-export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker {
+export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventConsumer {
   const { db, nats, logger, schema } = deps;
   if (!opts.handle === !opts.batch) throw new Error("a consumer takes handle or batch");
   const batchSize = opts.batch ? (opts.batch.size ?? 64) : 1;
@@ -96,8 +148,10 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
   const count = (outcome: string, n = 1) => events?.inc({ consumer: opts.name, outcome }, n);
   const durable = { consumer: opts.name, stream: nats.events.stream };
   const redeliveries = deps.metrics && counter(deps.metrics, METRICS.consumerRedeliveries);
+  const replays = deps.metrics && counter(deps.metrics, METRICS.consumerReplays);
   // Present from the start, at 0, so that rate() and increase() count the first one too.
   for (const outcome of ["done", "redelivered", "dead_lettered"]) count(outcome, 0);
+  for (const outcome of ["replayed", "failed"]) replays?.inc({ consumer: opts.name, outcome }, 0);
   redeliveries?.inc(durable, 0);
   if (deps.metrics) observeConsumer(deps.metrics, nats, durable);
   const concurrency = opts.concurrency ?? 8;
@@ -187,10 +241,9 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
     if (m.info.deliveryCount > 1) redeliveries?.inc(durable);
     let event: EventEnvelope;
     try {
-      event = decodeEnvelope(m.data);
-      if (!event.id) throw new Error("envelope without id");
+      event = decodeEvent(m.data);
     } catch (err) {
-      const recorded = await deadLetter(m, undefined, `undecodable: ${(err as Error).message}`);
+      const recorded = await deadLetter(m, undefined, (err as Error).message);
       count(recorded ? "dead_lettered" : "redelivered");
       return undefined;
     }
@@ -223,22 +276,28 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
     m.nak(nakDelay(m.info.deliveryCount));
   }
 
+  /**
+   * `handle` mode, in the transaction `tx`: the inbox row, then the handler; false (and nothing
+   * done) when the inbox lists the event already (applied before).
+   */
+  async function applyHandled(tx: Db, event: EventEnvelope): Promise<boolean> {
+    const fresh = await query(tx, {
+      text: `insert into ${schema}.inbox (consumer, event_id) values ($1, $2) on conflict do nothing returning 1 as ok`,
+      params: [opts.name, event.id],
+    });
+    if (fresh.length === 0) return false;
+    await opts.handle!(tx, event);
+    return true;
+  }
+
   /** `handle` mode: one message, one transaction. */
   async function process(m: JsMsg): Promise<void> {
     const event = await open(m);
     if (!event) return;
     const { span, context } = consumeSpan(m, event.id);
     try {
-      await otelContext.with(context, () =>
-        inTransaction(db, async (tx) => {
-          const fresh = await query(tx, {
-            text: `insert into ${schema}.inbox (consumer, event_id) values ($1, $2) on conflict do nothing returning 1 as ok`,
-            params: [opts.name, event.id],
-          });
-          if (fresh.length === 0) return; // processed before: acknowledge again, do nothing
-          await opts.handle!(tx, event);
-        }),
-      );
+      // An event processed before is acknowledged again, with nothing done.
+      await otelContext.with(context, () => inTransaction(db, (tx) => applyHandled(tx, event)));
       m.ack();
       count("done");
     } catch (err) {
@@ -321,8 +380,13 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
   function consumeSpan(m: JsMsg, eventId: string) {
     // The relay writes the trace headers lower-case, as the W3C propagator reads them.
     const parent = m.headers ? extractTraceContext(m.headers as unknown as Headers) : otelContext.active();
+    return eventSpan(`${m.subject} process`, eventId, parent);
+  }
+
+  /** A consumer span for one event (`eventId` unknown: an undecodable dead letter). */
+  function eventSpan(name: string, eventId: string | undefined, parent: OtelContext) {
     const span = tracer().startSpan(
-      `${m.subject} process`,
+      name,
       {
         kind: SpanKind.CONSUMER,
         attributes: {
@@ -334,6 +398,124 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
       parent,
     );
     return { span, context: otelTrace.setSpan(parent, span) };
+  }
+
+  /**
+   * Applies a stored message (a dead letter's payload) the way a delivery does: decoded (throws
+   * `undecodable: ...`); a type the consumer does not take is skipped; then, in `handle` mode, the
+   * inbox row and the handler in one transaction; in `batch` mode `batch.check` and the statement
+   * for this one event, autocommitted. `claim` (deleting the dead letter's row) runs first in that
+   * transaction, after the statement in `batch` mode; undefined when it found nothing to claim (in
+   * `handle` mode nothing is applied then). Throws what a delivery would fail with.
+   */
+  async function applyStored(
+    data: Uint8Array,
+    claim: (db: Db) => Promise<boolean>,
+  ): Promise<{ event: EventEnvelope; applied: "now" | "before" | "skipped" } | undefined> {
+    const event = decodeEvent(data);
+    if (!wanted(event.type)) return (await claim(db)) ? { event, applied: "skipped" } : undefined;
+    if (opts.handle) {
+      return inTransaction(db, async (tx) => {
+        if (!(await claim(tx))) return undefined;
+        return { event, applied: (await applyHandled(tx, event)) ? "now" : "before" };
+      });
+    }
+    opts.batch!.check?.(event);
+    await applyStatement([event]);
+    // (The statement skips an event it applied before: "now" may have been before.)
+    return (await claim(db)) ? { event, applied: "now" } : undefined;
+  }
+
+  /**
+   * Replays one dead letter: applies its payload and deletes its row, in one transaction in `handle`
+   * mode. In `batch` mode the statement commits, then the row is deleted: a crash in between leaves
+   * the row, and replaying it again is harmless (the statement skips an event it applied before).
+   * `gone`: the row is not there (any more), e.g. another replay took it.
+   */
+  async function replayOne(
+    id: string,
+    eventId: string | null,
+  ): Promise<{ outcome: "replayed" } | { outcome: "gone" } | { outcome: "failed"; error: string }> {
+    const [row] = await query<{ subject: string; payload: Buffer }>(db, {
+      text: `select subject, payload from ${schema}.dead_letter where id = $1`,
+      params: [id],
+    });
+    if (!row) return { outcome: "gone" };
+    const { span, context } = eventSpan(`${row.subject} replay`, eventId ?? undefined, otelContext.active());
+    const claim = async (q: Db) =>
+      (
+        await query(q, {
+          text: `delete from ${schema}.dead_letter where id = $1 returning 1 as ok`,
+          params: [id],
+        })
+      ).length === 1;
+    try {
+      const done = await otelContext.with(context, () => applyStored(row.payload, claim));
+      if (!done) return { outcome: "gone" };
+      replays?.inc({ consumer: opts.name, outcome: "replayed" });
+      logger.info(
+        { consumer: opts.name, eventId: done.event.id, deadLetter: id, applied: done.applied },
+        "dead letter replayed",
+      );
+      return { outcome: "replayed" };
+    } catch (err) {
+      const error = `replay failed: ${(err as Error).message}`.slice(0, 4000);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      // Kept with the new error; the replay counts as one more delivery, and failed_at moves to now
+      // (a replay of all takes the least recently failed first, so the next call gets to others).
+      await query(db, {
+        text: `update ${schema}.dead_letter set error = $2, deliveries = deliveries + 1, failed_at = clock_timestamp() where id = $1`,
+        params: [id, error],
+      });
+      replays?.inc({ consumer: opts.name, outcome: "failed" });
+      logger.warn({ consumer: opts.name, eventId, deadLetter: id, error }, "dead letter replay failed");
+      return { outcome: "failed", error };
+    } finally {
+      span.end();
+    }
+  }
+
+  async function replayDeadLetters(ids?: readonly string[]): Promise<ReplayReport> {
+    const report: ReplayReport = { replayed: 0, failed: [], notFound: [], remaining: 0 };
+    let rows: { id: string; event_id: string | null }[];
+    if (ids) {
+      const named = [...new Set(ids)];
+      // A UUID in any case names the row; anything else names none.
+      const valid = named.filter(isUuid).map((id) => id.toLowerCase());
+      rows = await query(db, {
+        text: `select id, event_id from ${schema}.dead_letter where consumer = $1 and id = any($2::uuid[]) order by failed_at, id`,
+        params: [opts.name, valid],
+      });
+      const found = new Set(rows.map((r) => r.id));
+      report.notFound = named.filter((id) => !found.has(id.toLowerCase()));
+    } else {
+      rows = await query(db, {
+        text: `select id, event_id from ${schema}.dead_letter where consumer = $1 order by failed_at, id limit $2`,
+        params: [opts.name, REPLAY_LIMIT],
+      });
+    }
+    for (const { id, event_id } of rows) {
+      const result = await replayOne(id, event_id);
+      if (result.outcome === "replayed") report.replayed++;
+      else if (result.outcome === "gone") report.notFound.push(id);
+      else report.failed.push({ id, eventId: event_id, error: result.error });
+    }
+    const [left] = await query<{ n: number }>(db, {
+      text: `select count(*)::int as n from ${schema}.dead_letter where consumer = $1 and not (id = any($2::uuid[]))`,
+      params: [opts.name, rows.map((r) => r.id)],
+    });
+    report.remaining = left?.n ?? 0;
+    logger.info(
+      {
+        consumer: opts.name,
+        replayed: report.replayed,
+        failed: report.failed.length,
+        notFound: report.notFound.length,
+        remaining: report.remaining,
+      },
+      "dead letters replayed",
+    );
+    return report;
   }
 
   async function prune(): Promise<void> {
@@ -401,6 +583,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): Worker
 
   return {
     name: opts.name,
+    replayDeadLetters,
     async start() {
       running = true;
       loop = run();
@@ -443,21 +626,25 @@ function observeConsumer(metrics: Metrics, nats: Nats, durable: { consumer: stri
 /** Dead letters of a consumer, newest first (for operators and tests). */
 export async function listDeadLetters(db: Db, schema: string, consumer: string) {
   return query<{
+    id: string;
     event_id: string | null;
     subject: string;
     error: string;
     deliveries: number;
     failed_at: Date;
   }>(db, {
-    text: `select event_id, subject, error, deliveries, failed_at from ${schema}.dead_letter where consumer = $1 order by failed_at desc limit 100`,
+    text: `select id, event_id, subject, error, deliveries, failed_at from ${schema}.dead_letter where consumer = $1 order by failed_at desc limit 100`,
     params: [consumer],
   });
 }
 
-/** Every consumer's dead letters in `schema`, newest first (the admin port's /dead-letters). */
+/**
+ * Every consumer's dead letters in `schema`, newest first (the admin port's /dead-letters); `id`
+ * names one for POST /dead-letters/replay.
+ */
 export async function listAllDeadLetters(db: Db, schema: string) {
   return query(db, {
-    text: `select consumer, event_id, subject, error, deliveries, failed_at from ${schema}.dead_letter order by failed_at desc limit 100`,
+    text: `select id, consumer, event_id, subject, error, deliveries, failed_at from ${schema}.dead_letter order by failed_at desc limit 100`,
     params: [],
   });
 }

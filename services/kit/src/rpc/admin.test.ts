@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ReplayReport } from "../events/consumer.ts";
 import { createMetrics } from "../metrics.ts";
 import { buildAdminServer, isLoopback } from "./server.ts";
 
@@ -35,6 +36,94 @@ describe("admin server", () => {
     expect((await ask("Bearer s3cret", "10.1.2.3")).statusCode).toBe(200);
     expect((await ask("Bearer s3cre", "10.1.2.3")).statusCode).toBe(403);
     expect((await ask(undefined, "127.0.0.1")).statusCode).toBe(403);
+  });
+
+  /** Consumers that record what they were asked to replay. */
+  function consumers(...names: string[]) {
+    const asked: { consumer: string; ids: readonly string[] | undefined }[] = [];
+    const report: ReplayReport = { replayed: 2, failed: [], notFound: [], remaining: 0 };
+    return {
+      asked,
+      report,
+      consumers: names.map((name) => ({
+        name,
+        replayDeadLetters: async (ids?: readonly string[]) => {
+          asked.push({ consumer: name, ids });
+          return report;
+        },
+      })),
+    };
+  }
+  const replay = (app: ReturnType<typeof buildAdminServer>, payload: string, more: object = {}) =>
+    app.inject({ method: "POST", url: "/dead-letters/replay", remoteAddress: "127.0.0.1", payload, ...more });
+
+  it("replays a consumer's dead letters: all, or the ids named; the body is JSON whatever its content type", async () => {
+    const c = consumers("a-one", "b-two");
+    const app = buildAdminServer(rt, letters, { consumers: c.consumers });
+    const all = await replay(app, JSON.stringify({ consumer: "b-two" }), {
+      headers: { "content-type": "application/x-www-form-urlencoded" }, // what curl -d sends
+    });
+    expect(all.statusCode).toBe(200);
+    expect(all.json()).toEqual(c.report);
+    const some = await replay(app, JSON.stringify({ consumer: "a-one", ids: ["x", "y"] }), {
+      headers: { "content-type": "application/json" },
+    });
+    expect(some.statusCode).toBe(200);
+    expect(c.asked).toEqual([
+      { consumer: "b-two", ids: undefined },
+      { consumer: "a-one", ids: ["x", "y"] },
+    ]);
+  });
+
+  it("refuses a malformed body (400) and an unknown consumer (404, naming the service's)", async () => {
+    const c = consumers("a-one", "b-two");
+    const app = buildAdminServer(rt, letters, { consumers: c.consumers });
+    const malformed = [
+      "",
+      "{",
+      "[]",
+      '"a-one"',
+      "{}",
+      '{"consumer": ""}',
+      '{"consumer": 7}',
+      '{"consumer": "a-one", "ids": []}',
+      '{"consumer": "a-one", "ids": "x"}',
+      '{"consumer": "a-one", "ids": [1]}',
+      '{"consumer": "a-one", "id": "x"}',
+      JSON.stringify({ consumer: "a-one", ids: Array.from({ length: 1001 }, (_, i) => `id-${i}`) }),
+    ];
+    for (const body of malformed) {
+      const res = await replay(app, body);
+      expect(res.statusCode, body.slice(0, 60)).toBe(400);
+      expect(res.json()[0].code).toBe("INVALID_REQUEST");
+    }
+    const unknown = await replay(app, '{"consumer": "c-three"}');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()[0]).toMatchObject({ code: "UNKNOWN_CONSUMER" });
+    expect(unknown.json()[0].description).toMatch(/"c-three".*a-one, b-two/);
+    const none = await replay(buildAdminServer(rt, letters, { consumers: [] }), '{"consumer": "a-one"}');
+    expect(none.statusCode).toBe(404);
+    expect(none.json()[0].description).toMatch(/has none/);
+    expect(c.asked).toEqual([]);
+  });
+
+  it("replays for loopback callers only, by default; with ADMIN_TOKEN for that bearer only", async () => {
+    const c = consumers("a-one");
+    const body = '{"consumer": "a-one"}';
+    const open = buildAdminServer(rt, letters, { consumers: c.consumers });
+    for (const remoteAddress of ["10.1.2.3", "::ffff:10.0.0.7"]) {
+      const res = await replay(open, body, { remoteAddress });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()[0].code).toBe("ADMIN_ONLY");
+    }
+    const guarded = buildAdminServer(rt, letters, { adminToken: "s3cret", consumers: c.consumers });
+    const ask = (authorization: string | undefined, remoteAddress: string) =>
+      replay(guarded, body, { remoteAddress, headers: authorization ? { authorization } : {} });
+    expect((await ask(undefined, "127.0.0.1")).statusCode).toBe(403);
+    expect((await ask("Bearer s3cre", "10.1.2.3")).statusCode).toBe(403);
+    expect(c.asked).toEqual([]);
+    expect((await ask("Bearer s3cret", "10.1.2.3")).statusCode).toBe(200);
+    expect(c.asked).toHaveLength(1);
   });
 
   it("isLoopback", () => {
