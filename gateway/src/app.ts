@@ -22,6 +22,16 @@ import type { Clients } from "./routes/deps.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { validators } from "./validation.ts";
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /**
+     * Starts the drain without closing: /readyz answers 503 and every response closes its
+     * connection; requests are still served (main.ts, on SIGTERM, before close()).
+     */
+    beginDrain(): void;
+  }
+}
+
 export interface GatewayDeps {
   logger: Logger;
   metrics: Metrics;
@@ -102,9 +112,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   await installOpenApi(app, { publicUrl: deps.publicUrl });
 
   app.get("/healthz", { config: { auth: false } }, async () => ({ status: "ok" }));
-  // Draining: every response closes its connection (an idle keep-alive connection would hold the
-  // listener's close until its timeout); /readyz says 503.
+  // Draining (beginDrain(), or close()): every response closes its connection, so keep-alive clients
+  // open their next one elsewhere (and an idle connection does not hold the listener's close until
+  // its timeout); /readyz says 503.
   let draining = false;
+  app.decorate("beginDrain", () => {
+    draining = true;
+  });
   app.addHook("preClose", async () => {
     draining = true;
   });

@@ -39,6 +39,12 @@ export const gatewayConfig = {
   RATE_LIMIT_PER_SECOND: env.int("sustained requests per second per tenant", 1000, 1),
   RATE_LIMIT_BURST: env.int("burst size per tenant", 2000, 1),
   RPC_TIMEOUT_MS: env.int("deadline of each service call", 10_000, 1),
+  DRAIN_DELAY_MS: env.int(
+    "after SIGTERM, how long the gateway keeps serving, unready and closing each response's connection, before it closes its listener (keep-alive clients move to other replicas)",
+    1000,
+    0,
+    10_000,
+  ),
   /** The gateway signs its calls to the services with the cluster's RPC key. */
   RPC_AUTH_KEY: rpcAuthConfig.RPC_AUTH_KEY,
   GRAPHQL_MAX_DEPTH: env.int("deepest GraphQL document accepted", 15, 1, 100),

@@ -70,3 +70,36 @@ it("answers running and arriving requests, closing their connections; /readyz is
   expect(Date.now() - started).toBeLessThan(2_000);
   expect(checks).toBe(1);
 });
+
+it("beginDrain (SIGTERM, before close): still serves new connections, each response closing its connection; /readyz 503", async () => {
+  const app = await buildGateway({
+    logger: createLogger({ service: "drain-test", level: "silent" }),
+    metrics: createMetrics("drain-test-begin"),
+    clients: {} as never,
+    verify: async () => {
+      throw new Error("no tokens here");
+    },
+    resolveUrn: async () => "",
+    checkServices: async () => ({ catalog: true }),
+    publicUrl: "",
+  });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address() as net.AddressInfo;
+  try {
+    const before = connection(port, "GET /healthz HTTP/1.1\r\nHost: gw\r\nConnection: close\r\n\r\n");
+    expect(await before.closed).toMatchObject({ status: 200, close: true });
+    const kept = connection(port, "GET /healthz HTTP/1.1\r\nHost: gw\r\n\r\n"); // keep-alive
+    await new Promise((r) => setTimeout(r, 50));
+    app.beginDrain();
+    kept.send("GET /healthz HTTP/1.1\r\nHost: gw\r\n\r\n");
+    const fresh = connection(port, "GET /readyz HTTP/1.1\r\nHost: gw\r\n\r\n");
+    expect(await fresh.closed).toEqual({ status: 503, close: true, body: '{"status":"draining"}' });
+    // The keep-alive connection's second answer closes it (the first, before the drain, did not).
+    const got = await kept.closed;
+    expect(got.status).toBe(200);
+    expect(got.body).toMatch(/\{"status":"ok"\}$/);
+    expect(got.close).toBe(true);
+  } finally {
+    await app.close();
+  }
+});

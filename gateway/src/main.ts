@@ -12,11 +12,16 @@ try {
 }
 const app = await createGateway(config);
 await app.listen({ host: config.HOST, port: config.PORT });
-// SIGTERM: the listener closes and /readyz answers 503 at once; requests received, or still arriving
-// on open connections, are answered (those connections then closed); then exit. Forced after 20 s:
-// within Kubernetes' terminationGracePeriodSeconds (30) after the preStop sleep (5).
+// SIGTERM: unready at once (/readyz 503), and for DRAIN_DELAY_MS every response closes its
+// connection while requests are still served, so keep-alive clients (whose connections a Service
+// keeps on this pod after it left the endpoints) move to other replicas with their next request.
+// Then the listener closes; requests received, or still arriving on open connections, are answered
+// (those connections then closed); then exit. Forced 20 s after the signal: within Kubernetes'
+// terminationGracePeriodSeconds (30) after the preStop sleep (5).
 const stop = async () => {
   setTimeout(() => process.exit(1), 20_000).unref();
+  app.beginDrain();
+  await new Promise((resolve) => setTimeout(resolve, config.DRAIN_DELAY_MS));
   await app.close();
   await shutdownTracing();
   process.exit(0);

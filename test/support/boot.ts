@@ -1,7 +1,7 @@
 /**
  * Boots the whole system (for one test file, or a benchmark): a fresh database, every service (real Postgres, real
- * NATS JetStream with a stream and subject prefix of its own), the gateway on a free port, and a
- * local token signer. Everything is driven over HTTP.
+ * NATS JetStream with a stream and subject prefix of its own), the gateway on a free port (or several
+ * gateway processes behind an endpoints proxy), and a local token signer. Everything is driven over HTTP.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -30,6 +30,7 @@ import { notificationsService } from "@fop/notifications";
 import { pickingService } from "@fop/picking";
 import { returnsService } from "@fop/returns";
 import { importJWK, SignJWT } from "jose";
+import { type EndpointsProxy, startEndpointsProxy } from "./endpoints-proxy.ts";
 
 export interface TokenOptions {
   roles?: string[];
@@ -65,7 +66,35 @@ export type ServiceName =
   | "returns"
   | "notifications";
 
+/** How a child process ended. */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** One gateway child process (a pod of the gateway Deployment). */
+export interface GatewayProcess {
+  /** Its own address (http://127.0.0.1:port), not the proxy's. */
+  url: string;
+  pid: number | undefined;
+  /** Settles once the process has exited. */
+  exited: Promise<ProcessExit>;
+  /** Sends `signal` (SIGTERM: the graceful shutdown; SIGKILL: the end of a grace period). */
+  signal(signal: NodeJS.Signals): void;
+}
+
+/** With `gatewayReplicas`: the gateway processes and the proxy standing in for their Service. */
+export interface GatewayReplicas {
+  /** `baseUrl` is its address; its endpoints are the gateway processes taking requests. */
+  proxy: EndpointsProxy;
+  /** Gateway processes started and not yet exited, oldest first (in the proxy's endpoints or not). */
+  readonly processes: readonly GatewayProcess[];
+  /** Starts one more gateway process on a new port and waits for its /readyz 200; the caller adds it to the proxy. */
+  start(): Promise<GatewayProcess>;
+}
+
 export interface System {
+  /** Where requests go: the gateway, or with `gatewayReplicas` the proxy in front of the gateways. */
   baseUrl: string;
   db: TestDatabase;
   /** NATS URL, stream and subject prefix of this system. */
@@ -104,6 +133,8 @@ export interface System {
   signalService(name: ServiceName, signal: NodeJS.Signals): void;
   /** Starts a stopped service again on the same ports. */
   restartService(name: ServiceName): Promise<void>;
+  /** Present with `gatewayReplicas`. */
+  gateways?: GatewayReplicas | undefined;
   close(): Promise<void>;
 }
 
@@ -112,6 +143,12 @@ export interface SystemOptions {
   childProcesses?: ServiceName[];
   /** Run the gateway as a child process too (`node --import @fop/kit/otel-register gateway/src/main.ts`). */
   gatewayChildProcess?: boolean;
+  /**
+   * Run the gateway as this many child processes (as gatewayChildProcess) behind an endpoints proxy
+   * (endpoints-proxy.ts), as a Deployment's replicas behind a Service: `baseUrl` is the proxy's and
+   * `gateways` replaces processes (a rolling update).
+   */
+  gatewayReplicas?: number;
   /** Gateway configuration (and, for a gateway child process, its environment: OTEL_* ...). */
   gatewayEnv?: Record<string, string>;
   /** Environment for every service (e.g. OUTBOX_POLL_MS). */
@@ -220,7 +257,47 @@ export async function bootSystem(
   };
   let baseUrl: string;
   let closeGateway: () => Promise<void>;
-  if (opts.gatewayChildProcess) {
+  let gateways: GatewayReplicas | undefined;
+  if (opts.gatewayReplicas) {
+    const proxy = await startEndpointsProxy();
+    const processes: GatewayProcess[] = [];
+    const closes = new Set<() => Promise<void>>();
+    const start = async (): Promise<GatewayProcess> => {
+      const port = String(await freePort());
+      const url = `http://127.0.0.1:${port}`;
+      const child = spawnMain("gateway/src/main.ts", { ...gatewayVars, PORT: port }, `${url}/readyz`);
+      const gateway: GatewayProcess = {
+        url,
+        pid: child.process.pid,
+        exited: child.exited,
+        signal: (signal) => {
+          if (child.process.exitCode === null && child.process.signalCode === null)
+            child.process.kill(signal);
+        },
+      };
+      processes.push(gateway);
+      closes.add(child.close);
+      void child.exited.then(() => {
+        processes.splice(processes.indexOf(gateway), 1);
+        closes.delete(child.close);
+      });
+      try {
+        await child.ready;
+      } catch (err) {
+        await child.close();
+        throw err;
+      }
+      return gateway;
+    };
+    for (const gateway of await Promise.all(Array.from({ length: opts.gatewayReplicas }, start)))
+      proxy.add(gateway.url);
+    gateways = { proxy, processes, start };
+    baseUrl = proxy.url;
+    closeGateway = async () => {
+      await proxy.close();
+      await Promise.all([...closes].map((close) => close()));
+    };
+  } else if (opts.gatewayChildProcess) {
     gatewayVars.PORT = String(await freePort());
     baseUrl = `http://127.0.0.1:${gatewayVars.PORT}`;
     const child = spawnMain("gateway/src/main.ts", gatewayVars, `${baseUrl}/readyz`);
@@ -288,6 +365,7 @@ export async function bootSystem(
       child.kill(signal);
     },
     restartService: (name) => boot(name),
+    gateways,
     close: async () => {
       await closeGateway();
       for (const name of Object.keys(services) as ServiceName[]) await services[name].close();
@@ -306,15 +384,20 @@ export async function bootSystem(
 /**
  * Starts `main` (relative to the repository) as a service is deployed (`node --import
  * @fop/kit/otel-register`) with `env` on top of this process's environment; `ready` settles once
- * `readyUrl` answers 2xx (and fails if the process exits first). `close` sends SIGTERM (graceful
- * shutdown, which flushes its spans) and waits for the exit.
+ * `readyUrl` answers 2xx (and fails if the process exits first); `exited` once the process has
+ * exited. `close` sends SIGTERM (graceful shutdown, which flushes its spans) and waits for the exit.
  */
 function spawnMain(
   main: string,
   env: Record<string, string>,
   readyUrl: string,
   nodeArgs: string[] = [],
-): { process: ChildProcess; ready: Promise<void>; close: () => Promise<void> } {
+): {
+  process: ChildProcess;
+  ready: Promise<void>;
+  exited: Promise<ProcessExit>;
+  close: () => Promise<void>;
+} {
   const child = spawn(
     process.execPath,
     ["--conditions=source", ...nodeArgs, "--import", "@fop/kit/otel-register", path.join(REPO_ROOT, main)],
@@ -323,7 +406,9 @@ function spawnMain(
       stdio: ["ignore", "inherit", "inherit"],
     },
   );
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<ProcessExit>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   const ready = (async () => {
     for (let i = 0; i < 300; i++) {
       if (
@@ -341,6 +426,7 @@ function spawnMain(
   return {
     process: child,
     ready,
+    exited,
     close: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGCONT"); // a stopped process would not see the SIGTERM

@@ -5,6 +5,9 @@ import { bootSystem, type System, type SystemOptions } from "./boot.ts";
 export {
   type ApiResponse,
   eventually,
+  type GatewayProcess,
+  type GatewayReplicas,
+  type ProcessExit,
   type ServiceName,
   type System,
   type SystemOptions,

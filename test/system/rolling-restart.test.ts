@@ -1,15 +1,28 @@
 /**
- * A rolling restart under load loses nothing: every service runs as its own process; while loops of
- * reads and writes go through the gateway, each service in turn gets SIGTERM, drains, exits and
- * starts again on the same ports (no load balancer: the gateway's connection to the new process is
- * a new one to the same address). Every request must succeed as it would without the restart (a
- * 503/504 is a failure, a write too), and every write must end up in the audit log exactly once.
+ * A rolling restart under load loses nothing: every process is rolled, one by one, while loops of
+ * reads and writes go through the gateway. Every request must succeed as it would without the
+ * restarts (a 503/504 or a broken connection is a failure, a write too), and every write must end up
+ * in the audit log exactly once.
+ *
+ * - Each service runs as its own process; in turn each gets SIGTERM, drains, exits and starts again
+ *   on the same ports (no load balancer: the gateway's connection to the new process is a new one to
+ *   the same address).
+ * - The gateway runs as 2 processes behind an endpoints proxy standing in for their Service
+ *   (support/endpoints-proxy.ts: per connection, round robin over its endpoints, as kube-proxy does;
+ *   no retries). The load's keep-alive connections stay on a gateway after it left the endpoints, so
+ *   its drain must answer what they still send and move them (Connection: close) before it closes. Each is replaced as Kubernetes rolls the gateway Deployment (maxSurge 1,
+ *   maxUnavailable 0; deploy/k8s/base/gateway.yaml): a new process starts on a new port and, once its
+ *   /readyz says 200, becomes an endpoint; the old one leaves the endpoints, and after the preStop
+ *   sleep (shortened) gets SIGTERM and must exit 0 on its own within the grace period.
  */
 import { describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import {
   type ApiResponse,
   eventually,
+  type GatewayProcess,
+  type GatewayReplicas,
+  type ProcessExit,
   type ServiceName,
   type System,
   startSystem,
@@ -26,6 +39,14 @@ const SERVICES: ServiceName[] = [
 ];
 
 type Api = ReturnType<System["as"]>;
+
+const GATEWAY_REPLICAS = 2;
+/** The gateway pod's preStop sleep (5 s in the manifest): time for the endpoint removal to spread. */
+const PRE_STOP_MS = 1000;
+/** terminationGracePeriodSeconds (30): preStop and the drain together, then SIGKILL. */
+const GRACE_MS = 30_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Failure {
   request: string;
@@ -151,6 +172,47 @@ async function auditCounts(api: Api, refs: Set<string>): Promise<Map<string, num
   }
 }
 
+interface GatewayRoll {
+  replaced: string;
+  by: string;
+  /** The new process: spawn to /readyz 200. */
+  startMs: number;
+  /** The old process: SIGTERM to exit. */
+  exitMs: number;
+  /** How it exited; undefined: still running at the end of the grace period (then SIGKILLed). */
+  exit: ProcessExit | undefined;
+}
+
+/**
+ * Replaces one gateway process as a Deployment's rolling update does with maxSurge 1 and
+ * maxUnavailable 0: the new pod first, an endpoint once ready; then the old pod terminates: its
+ * endpoint is removed, its preStop hook sleeps, it gets SIGTERM, and SIGKILL if the grace period ends.
+ */
+async function rollGateway(gateways: GatewayReplicas, old: GatewayProcess): Promise<GatewayRoll> {
+  const startStarted = Date.now();
+  const next = await gateways.start();
+  const startMs = Date.now() - startStarted;
+  gateways.proxy.add(next.url);
+  gateways.proxy.remove(old.url);
+  await sleep(PRE_STOP_MS);
+  const termStarted = Date.now();
+  old.signal("SIGTERM");
+  let timer: NodeJS.Timeout | undefined;
+  const exit = await Promise.race([
+    old.exited,
+    new Promise<undefined>((r) => {
+      timer = setTimeout(() => r(undefined), GRACE_MS - PRE_STOP_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  const exitMs = Date.now() - termStarted;
+  if (!exit) {
+    old.signal("SIGKILL");
+    await old.exited;
+  }
+  return { replaced: old.url, by: next.url, startMs, exitMs, exit };
+}
+
 /** /readyz of a service's admin port: its status, or 0 when nothing listens. */
 const readyz = (adminUrl: string) =>
   fetch(`${adminUrl}/readyz`).then(
@@ -159,14 +221,16 @@ const readyz = (adminUrl: string) =>
   );
 
 describe("rolling restart", () => {
-  it("restarts every service under load: no failed request, every write audited exactly once", async () => {
+  it("rolls every service and gateway process under load: no failed request, every write audited exactly once", async () => {
     const t0 = Date.now();
     const sys = await startSystem({
       childProcesses: SERVICES,
+      gatewayReplicas: GATEWAY_REPLICAS,
       // Cursors signed alike by every process, as in a deployment (a page's cursor outlives a restart).
       serviceEnv: { OUTBOX_POLL_MS: "200", CURSOR_SECRET: "rolling-restart" },
     });
     const booted = Date.now() - t0;
+    const gateways = sys.gateways!;
     try {
       const api = sys.as(await sys.token("rolling"));
       const facility = await api("POST", "/api/facilities", {
@@ -192,6 +256,7 @@ describe("rolling restart", () => {
       ];
 
       const restarts: { service: ServiceName; drainMs: number; startMs: number; readyz: number[] }[] = [];
+      const gatewayRolls: GatewayRoll[] = [];
       try {
         await new Promise((r) => setTimeout(r, 1000));
         for (const service of SERVICES) {
@@ -215,6 +280,10 @@ describe("rolling restart", () => {
           await sys.restartService(service);
           restarts.push({ service, drainMs, startMs: Date.now() - startStarted, readyz: seen });
           await new Promise((r) => setTimeout(r, 700)); // load on the new process
+        }
+        for (const old of [...gateways.processes]) {
+          gatewayRolls.push(await rollGateway(gateways, old));
+          await sleep(700); // load on the new process
         }
       } finally {
         running = false;
@@ -240,6 +309,8 @@ describe("rolling restart", () => {
           slowRequests: load.slow,
           longestRequestMs: load.longestMs,
           restarts,
+          gatewayRolls,
+          forwarded: Object.fromEntries(gateways.proxy.forwarded),
         }),
       );
       expect(load.failures).toEqual([]);
@@ -254,6 +325,15 @@ describe("rolling restart", () => {
         expect(r.readyz.join(" "), r.service).toMatch(/^(200 )?(503 )?0$/);
       }
       expect(restarts.some((r) => r.readyz.includes(503))).toBe(true);
+      // Each gateway process was replaced, and exited 0 on its own within the grace period.
+      expect(gatewayRolls.map((r) => r.exit)).toEqual(
+        Array.from({ length: GATEWAY_REPLICAS }, () => ({ code: 0, signal: null })),
+      );
+      // The load went through every gateway process, the replaced ones and their replacements.
+      const replacements = gatewayRolls.map((r) => r.by);
+      expect(gateways.proxy.endpoints).toEqual(replacements);
+      for (const url of [...gatewayRolls.map((r) => r.replaced), ...replacements])
+        expect(gateways.proxy.forwarded.get(url) ?? 0, url).toBeGreaterThan(0);
     } finally {
       await sys.close();
     }
