@@ -1,8 +1,8 @@
 /**
  * The request context every call carries: tenant, principal, client and trace. The gateway derives
  * it from the verified token and sends it to services in headers; services read it back in the kit's
- * RPC interceptor. Services trust these headers: they are reachable only from inside the cluster
- * (see deploy/ network policies).
+ * RPC interceptor. A service takes these headers from a platform component only (its bearer token
+ * says which, rpc/auth.ts); an internal caller's token names its tenants and stands for its principal.
  */
 import { createContextKey } from "@connectrpc/connect";
 import { AppError } from "./errors.ts";
