@@ -5,10 +5,9 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { query } from "@fop/kit/db/sql";
 import { listDeadLetters } from "@fop/kit/events/consumer";
 import { newId } from "@fop/kit/ids";
-import { createLogger } from "@fop/kit/logger";
-import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
+import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import { TEST_RPC_AUTH_KEY } from "@fop/kit/testing/rpc";
+import { startTestService } from "@fop/kit/testing/service";
 import { EventEnvelopeSchema } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
@@ -26,21 +25,13 @@ let nc: NatsConnection;
 
 beforeAll(async () => {
   db = await createTestDatabase(inject("adminUrl"), [auditService]);
-  svc = await startService(
-    auditService,
-    loadServiceConfig(auditService, {
-      DATABASE_URL: db.serviceUrl("audit"),
-      PORT: "0",
-      ADMIN_PORT: "0",
-      RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
-      NATS_URL: inject("natsUrl"),
-      EVENTS_STREAM: STREAM,
-      EVENTS_SUBJECT_PREFIX: PREFIX,
-      EVENTS_ACK_WAIT_MS: "2000",
-      AUDIT_SWEEP_INTERVAL_MS: "3600000",
-    }),
-    { logger: createLogger({ service: "audit", level: "silent" }) },
-  );
+  svc = await startTestService(auditService, {
+    DATABASE_URL: db.serviceUrl("audit"),
+    EVENTS_STREAM: STREAM,
+    EVENTS_SUBJECT_PREFIX: PREFIX,
+    EVENTS_ACK_WAIT_MS: "2000",
+    AUDIT_SWEEP_INTERVAL_MS: "3600000",
+  });
   nc = await connect({ servers: inject("natsUrl") });
   await svc.base.nats.ensureStream();
 });

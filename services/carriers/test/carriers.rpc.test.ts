@@ -3,17 +3,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { newId } from "@fop/kit/ids";
-import { createLogger } from "@fop/kit/logger";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
-import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
+import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import {
-  countingDeps,
-  expectTooManyIds,
-  rpcContext,
-  TEST_RPC_AUTH_KEY,
-  testCredentials,
-} from "@fop/kit/testing/rpc";
+import { countingDeps, expectTooManyIds, rpcContext, testCredentials } from "@fop/kit/testing/rpc";
+import { startTestService } from "@fop/kit/testing/service";
 import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { carriersService } from "../src/service.ts";
@@ -28,20 +22,12 @@ const ctx = rpcContext;
 
 beforeAll(async () => {
   db = await createTestDatabase(inject("adminUrl"), [carriersService]);
-  svc = await startService(
-    carriersService,
-    loadServiceConfig(carriersService, {
-      DATABASE_URL: db.serviceUrl("carriers"),
-      PORT: "0",
-      ADMIN_PORT: "0",
-      RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
-      NATS_URL: inject("natsUrl"),
-      EVENTS_STREAM: STREAM,
-      EVENTS_SUBJECT_PREFIX: `c${suffix}.events`,
-      CARRIER_CREDENTIALS_KEY: randomBytes(32).toString("base64"),
-    }),
-    { logger: createLogger({ service: "carriers", level: "silent" }) },
-  );
+  svc = await startTestService(carriersService, {
+    DATABASE_URL: db.serviceUrl("carriers"),
+    EVENTS_STREAM: STREAM,
+    EVENTS_SUBJECT_PREFIX: `c${suffix}.events`,
+    CARRIER_CREDENTIALS_KEY: randomBytes(32).toString("base64"),
+  });
   await svc.base.nats.ensureStream();
 });
 afterAll(async () => {

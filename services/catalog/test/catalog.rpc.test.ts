@@ -2,18 +2,12 @@
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { newId } from "@fop/kit/ids";
-import { createLogger } from "@fop/kit/logger";
 import { bearerInterceptor } from "@fop/kit/rpc/auth";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
-import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
+import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import {
-  countingDeps,
-  expectTooManyIds,
-  rpcContext,
-  TEST_RPC_AUTH_KEY,
-  testCredentials,
-} from "@fop/kit/testing/rpc";
+import { countingDeps, expectTooManyIds, rpcContext, testCredentials } from "@fop/kit/testing/rpc";
+import { startTestService } from "@fop/kit/testing/service";
 import { CatalogService, FacilityType } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
@@ -28,16 +22,9 @@ const ctx = rpcContext;
 
 beforeAll(async () => {
   db = await createTestDatabase(inject("adminUrl"), [catalogService]);
-  svc = await startService(
-    catalogService,
-    loadServiceConfig(catalogService, {
-      DATABASE_URL: db.serviceUrl("catalog"),
-      PORT: "0",
-      ADMIN_PORT: "0",
-      RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
-    }),
-    { logger: createLogger({ service: "catalog", level: "silent" }) },
-  );
+  svc = await startTestService(catalogService, {
+    DATABASE_URL: db.serviceUrl("catalog"),
+  });
 });
 afterAll(async () => {
   await svc?.close();

@@ -7,11 +7,11 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { kitEventMigrations } from "./events/migrations.ts";
-import { createLogger } from "./logger.ts";
 import { callOptions, createRpcClient } from "./rpc/client.ts";
-import { loadServiceConfig, type ServiceModule, startService } from "./service.ts";
+import type { ServiceModule } from "./service.ts";
 import { createTestDatabase, type TestDatabase } from "./testing/db.ts";
-import { TEST_RPC_AUTH_KEY, testCredentials } from "./testing/rpc.ts";
+import { testCredentials } from "./testing/rpc.ts";
+import { startTestService } from "./testing/service.ts";
 
 const suffix = randomBytes(4).toString("hex");
 const SCHEMA = `kit_service_${suffix}`;
@@ -49,19 +49,11 @@ afterAll(async () => {
 
 describe("a service's drain", () => {
   it("turns unready at once, answers the running call, then stops serving", async () => {
-    const svc = await startService(
-      slowCatalog,
-      loadServiceConfig(slowCatalog, {
-        DATABASE_URL: tdb.serviceUrl(SCHEMA),
-        PORT: "0",
-        ADMIN_PORT: "0",
-        RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
-        NATS_URL: inject("natsUrl"),
-        EVENTS_STREAM: STREAM,
-        EVENTS_SUBJECT_PREFIX: `s${suffix}.events`,
-      }),
-      { logger: createLogger({ service: "test", level: "silent" }) },
-    );
+    const svc = await startTestService(slowCatalog, {
+      DATABASE_URL: tdb.serviceUrl(SCHEMA),
+      EVENTS_STREAM: STREAM,
+      EVENTS_SUBJECT_PREFIX: `s${suffix}.events`,
+    });
     const readyz = () =>
       fetch(`${svc.adminUrl}/readyz`).then(
         (r) => r.status,

@@ -1,17 +1,11 @@
 /** LoadUnitsService over a real Connect client and Postgres: ListLoadUnitsOfPickJobs, BatchGetStacks. */
 import { randomBytes } from "node:crypto";
 import { newId } from "@fop/kit/ids";
-import { createLogger } from "@fop/kit/logger";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
-import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
+import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import {
-  countingDeps,
-  expectTooManyIds,
-  rpcContext,
-  TEST_RPC_AUTH_KEY,
-  testCredentials,
-} from "@fop/kit/testing/rpc";
+import { countingDeps, expectTooManyIds, rpcContext, testCredentials } from "@fop/kit/testing/rpc";
+import { startTestService } from "@fop/kit/testing/service";
 import { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadUnitsService } from "../src/service.ts";
@@ -38,19 +32,11 @@ beforeAll(async () => {
       },
     }),
   };
-  svc = await startService(
-    mod,
-    loadServiceConfig(loadUnitsService, {
-      DATABASE_URL: db.serviceUrl("loadunits"),
-      PORT: "0",
-      ADMIN_PORT: "0",
-      RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
-      NATS_URL: inject("natsUrl"),
-      EVENTS_STREAM: STREAM,
-      EVENTS_SUBJECT_PREFIX: `l${suffix}.events`,
-    }),
-    { logger: createLogger({ service: "loadunits", level: "silent" }) },
-  );
+  svc = await startTestService(mod, {
+    DATABASE_URL: db.serviceUrl("loadunits"),
+    EVENTS_STREAM: STREAM,
+    EVENTS_SUBJECT_PREFIX: `l${suffix}.events`,
+  });
   await svc.base.nats.ensureStream();
 });
 afterAll(async () => {

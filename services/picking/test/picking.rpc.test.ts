@@ -1,17 +1,11 @@
 /** PickingService over a real Connect client and Postgres: BatchGetPickJobs. */
 import { randomBytes } from "node:crypto";
 import { newId } from "@fop/kit/ids";
-import { createLogger } from "@fop/kit/logger";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
-import { loadServiceConfig, type RunningService, startService } from "@fop/kit/service";
+import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import {
-  countingDeps,
-  expectTooManyIds,
-  rpcContext,
-  TEST_RPC_AUTH_KEY,
-  testCredentials,
-} from "@fop/kit/testing/rpc";
+import { countingDeps, expectTooManyIds, rpcContext, testCredentials } from "@fop/kit/testing/rpc";
+import { startTestService } from "@fop/kit/testing/service";
 import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { pickingService } from "../src/service.ts";
@@ -33,20 +27,12 @@ beforeAll(async () => {
       facilities: { exists: async () => true, address: async () => undefined },
     }),
   };
-  svc = await startService(
-    mod,
-    loadServiceConfig(pickingService, {
-      DATABASE_URL: db.serviceUrl("picking"),
-      PORT: "0",
-      ADMIN_PORT: "0",
-      RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
-      NATS_URL: inject("natsUrl"),
-      EVENTS_STREAM: `PICKING_T_${suffix.toUpperCase()}`,
-      EVENTS_SUBJECT_PREFIX: `p${suffix}.events`,
-      DOCUMENT_RENDER_WORKERS: "1",
-    }),
-    { logger: createLogger({ service: "picking", level: "silent" }) },
-  );
+  svc = await startTestService(mod, {
+    DATABASE_URL: db.serviceUrl("picking"),
+    EVENTS_STREAM: `PICKING_T_${suffix.toUpperCase()}`,
+    EVENTS_SUBJECT_PREFIX: `p${suffix}.events`,
+    DOCUMENT_RENDER_WORKERS: "1",
+  });
   await svc.base.nats.ensureStream();
 });
 afterAll(async () => {

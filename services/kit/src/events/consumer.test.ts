@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { query, type SqlPool } from "../db/sql.ts";
 import { invalid } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { loadServiceConfig, type RunningService, type ServiceModule, startService } from "../service.ts";
+import type { RunningService, ServiceModule } from "../service.ts";
 import { EVENT_TEST_CONTEXT, useEventsTestBed } from "../testing/events.ts";
-import { TEST_RPC_AUTH_KEY } from "../testing/rpc.ts";
+import { startTestService } from "../testing/service.ts";
 import { eventConsumer, type ReplayReport } from "./consumer.ts";
 import { buildEnvelope, encodeEnvelope } from "./envelope.ts";
 import { kitEventMigrations } from "./migrations.ts";
@@ -198,19 +198,11 @@ describe("replaying dead letters: POST /dead-letters/replay on the admin port", 
   beforeAll(async () => {
     await query(db, { text: `create table ${SCHEMA}.handled (event_id uuid not null)`, params: [] });
     await query(db, { text: `create table ${SCHEMA}.batched (event_id uuid primary key)`, params: [] });
-    svc = await startService(
-      mod,
-      loadServiceConfig(mod, {
-        DATABASE_URL: bed.databaseUrl,
-        PORT: "0",
-        ADMIN_PORT: "0",
-        RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
-        NATS_URL: inject("natsUrl"),
-        EVENTS_STREAM: STREAM,
-        EVENTS_SUBJECT_PREFIX: PREFIX,
-      }),
-      { logger: silent },
-    );
+    svc = await startTestService(mod, {
+      DATABASE_URL: bed.databaseUrl,
+      EVENTS_STREAM: STREAM,
+      EVENTS_SUBJECT_PREFIX: PREFIX,
+    });
   });
   afterAll(async () => {
     await svc?.close();
