@@ -15,9 +15,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextFromHeaders } from "../context.ts";
 import { AppError } from "../errors.ts";
-import { createLogger } from "../logger.ts";
-import { createMetrics } from "../metrics.ts";
-import { testCredentials, testVerifier } from "../testing/rpc.ts";
+import { testCredentials, testRuntime } from "../testing/rpc.ts";
 import { bearerInterceptor } from "./auth.ts";
 import { callOptions, createRpcClient } from "./client.ts";
 import { CallHeaders, recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
@@ -28,13 +26,7 @@ const ctx = {
   principal: { userId: "u", username: "ada", roles: [], permissions: [] },
   client: { api: "REST", rawInfo: "test" },
 };
-const rt = {
-  service: "test",
-  logger: createLogger({ service: "test", level: "silent" }),
-  metrics: createMetrics("h2test"),
-  ready: async () => true,
-  verify: testVerifier,
-};
+const rt = testRuntime("h2-test");
 
 /** Every call but health checks and reflection carries a bearer token (auth.ts). */
 const auth = [bearerInterceptor(testCredentials)];

@@ -11,9 +11,7 @@ import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { NotificationsService } from "@fop/proto/fop/notifications/v1/notifications_pb.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkDeadline } from "../deadline.ts";
-import { createLogger } from "../logger.ts";
-import { createMetrics } from "../metrics.ts";
-import { testCredentials, testVerifier } from "../testing/rpc.ts";
+import { testCredentials, testRuntime } from "../testing/rpc.ts";
 import { bearerInterceptor } from "./auth.ts";
 import { callOptions, createRpcClient, createStreamingRpcClient } from "./client.ts";
 import { recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
@@ -24,13 +22,7 @@ const ctx = {
   principal: { userId: "u", username: "ada", roles: [], permissions: [] },
   client: { api: "REST", rawInfo: "test" },
 };
-const rt = {
-  service: "drain-test",
-  logger: createLogger({ service: "test", level: "silent" }),
-  metrics: createMetrics("draintest"),
-  ready: async () => true,
-  verify: testVerifier,
-};
+const rt = testRuntime("drain-test");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**

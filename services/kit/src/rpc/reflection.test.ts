@@ -12,9 +12,7 @@ import { Health } from "@fop/proto/grpc/health/v1/health_pb.js";
 import * as v1 from "@fop/proto/grpc/reflection/v1/reflection_pb.js";
 import * as v1alpha from "@fop/proto/grpc/reflection/v1alpha/reflection_pb.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../logger.ts";
-import { createMetrics } from "../metrics.ts";
-import { testVerifier } from "../testing/rpc.ts";
+import { testRuntime } from "../testing/rpc.ts";
 import { createReflectionIndex, type ReflectionAnswer } from "./reflection.ts";
 import { buildRpcServer, type RpcServer, rpcPort } from "./server.ts";
 
@@ -265,13 +263,7 @@ function extensionService(): DescService {
 }
 
 describe("reflection on the kit's RPC server", () => {
-  const rt = {
-    service: "test",
-    logger: createLogger({ service: "test", level: "silent" }),
-    metrics: createMetrics("reflectiontest"),
-    ready: async () => true,
-    verify: testVerifier,
-  };
+  const rt = testRuntime("reflection-test");
   let server: RpcServer;
   let url: string;
   beforeAll(async () => {

@@ -202,29 +202,18 @@ export function createReflectionIndex(services: Iterable<DescService>): Reflecti
  */
 export function registerReflection(router: ConnectRouter): ReflectionIndex {
   const index = createReflectionIndex(new Set(router.handlers.map((h) => h.service)));
-  router.service(v1.ServerReflection, {
-    async *serverReflectionInfo(requests) {
-      const sent = new Set<string>();
-      for await (const request of requests) {
-        yield {
-          validHost: request.host,
-          originalRequest: request,
-          messageResponse: index.answer(request, sent),
-        };
-      }
-    },
-  });
-  router.service(v1alpha.ServerReflection, {
-    async *serverReflectionInfo(requests) {
-      const sent = new Set<string>();
-      for await (const request of requests) {
-        yield {
-          validHost: request.host,
-          originalRequest: request,
-          messageResponse: index.answer(request, sent),
-        };
-      }
-    },
-  });
+  // One stream handler for both versions: their messages differ in type names only.
+  async function* serverReflectionInfo<R extends ReflectionRequest>(requests: AsyncIterable<R>) {
+    const sent = new Set<string>();
+    for await (const request of requests) {
+      yield {
+        validHost: request.host,
+        originalRequest: request,
+        messageResponse: index.answer(request, sent),
+      };
+    }
+  }
+  router.service(v1.ServerReflection, { serverReflectionInfo });
+  router.service(v1alpha.ServerReflection, { serverReflectionInfo });
   return index;
 }

@@ -4,6 +4,8 @@ import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { expect } from "vitest";
 import type { RequestContext } from "../context.ts";
 import type { Sql, SqlPool } from "../db/sql.ts";
+import { createLogger } from "../logger.ts";
+import { createMetrics } from "../metrics.ts";
 import {
   componentCredentials,
   type RpcCredentials,
@@ -50,3 +52,12 @@ export const testCallerToken = (caller: string, tenants: string[], expiresInS = 
   signCallerToken(testKeys, { caller, tenants, expiresInS });
 /** The verifier of a server built in a test (buildRpcServer's `verify`). */
 export const testVerifier = rpcTokenVerifier(testKeys);
+
+/** The runtime of an RPC server built in a test (buildRpcServer): silent, always ready, the suite's key. */
+export const testRuntime = (service: string) => ({
+  service,
+  logger: createLogger({ service, level: "silent" }),
+  metrics: createMetrics(service),
+  ready: async () => true,
+  verify: testVerifier,
+});
