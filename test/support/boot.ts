@@ -260,8 +260,8 @@ export async function bootSystem(
   let gateways: GatewayReplicas | undefined;
   if (opts.gatewayReplicas) {
     const proxy = await startEndpointsProxy();
-    const processes: GatewayProcess[] = [];
-    const closes = new Set<() => Promise<void>>();
+    // Running gateway processes (oldest first) and how to stop each.
+    const running = new Map<GatewayProcess, () => Promise<void>>();
     const start = async (): Promise<GatewayProcess> => {
       const port = String(await freePort());
       const url = `http://127.0.0.1:${port}`;
@@ -275,12 +275,8 @@ export async function bootSystem(
             child.process.kill(signal);
         },
       };
-      processes.push(gateway);
-      closes.add(child.close);
-      void child.exited.then(() => {
-        processes.splice(processes.indexOf(gateway), 1);
-        closes.delete(child.close);
-      });
+      running.set(gateway, child.close);
+      void child.exited.then(() => running.delete(gateway));
       try {
         await child.ready;
       } catch (err) {
@@ -291,11 +287,17 @@ export async function bootSystem(
     };
     for (const gateway of await Promise.all(Array.from({ length: opts.gatewayReplicas }, start)))
       proxy.add(gateway.url);
-    gateways = { proxy, processes, start };
+    gateways = {
+      proxy,
+      get processes() {
+        return [...running.keys()];
+      },
+      start,
+    };
     baseUrl = proxy.url;
     closeGateway = async () => {
       await proxy.close();
-      await Promise.all([...closes].map((close) => close()));
+      await Promise.all([...running.values()].map((close) => close()));
     };
   } else if (opts.gatewayChildProcess) {
     gatewayVars.PORT = String(await freePort());
