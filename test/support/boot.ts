@@ -213,6 +213,9 @@ export async function bootSystem(
       EVENTS_STREAM_MAX_AGE_HOURS: "1",
       EVENTS_ACK_WAIT_MS: "3000",
       RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
+      // A developer's machine: the admin port's dead letters to this host's callers (an ADMIN_TOKEN
+      // in serviceEnv takes over).
+      ADMIN_LOOPBACK_TRUST: "true",
       // The facility registry picking and returns validate against.
       ...(name === "picking" || name === "returns" || name === "notifications"
         ? { CATALOG_URL: services.catalog.rpcUrl }

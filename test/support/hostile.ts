@@ -134,3 +134,125 @@ export function withInvalidBytes(json: string, f: Fuzz): Buffer {
   const cut = Buffer.byteLength(json.slice(0, at));
   return Buffer.concat([bytes.subarray(0, cut), f.pick(INVALID_UTF8), bytes.subarray(cut)]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Callback URLs that hide a refused IPv4 address in an IPv6 one (the SSRF guard must see through)
+
+/**
+ * IPv4 ranges the webhooks' SSRF guard refuses, as [first octets, prefix length]. Loopback is left
+ * out: the test system allows 127.0.0.0/8 (and ::1), so it would be accepted there.
+ */
+const REFUSED_V4: readonly (readonly [readonly number[], number])[] = [
+  [[10, 0, 0, 0], 8],
+  [[172, 16, 0, 0], 12],
+  [[192, 168, 0, 0], 16],
+  [[169, 254, 0, 0], 16],
+  [[100, 64, 0, 0], 10],
+  [[0, 0, 0, 0], 8],
+  [[224, 0, 0, 0], 4],
+  [[240, 0, 0, 0], 4],
+  [[198, 18, 0, 0], 15],
+  [[192, 0, 0, 0], 24],
+  [[192, 0, 2, 0], 24],
+  [[198, 51, 100, 0], 24],
+  [[203, 0, 113, 0], 24],
+];
+
+/** A random address of a refused IPv4 range, as four octets. */
+function refusedIPv4(f: Fuzz): number[] {
+  const [base, prefix] = f.pick(REFUSED_V4);
+  const net = base.reduce((n, o) => n * 256 + o, 0);
+  const host = Math.floor(f.r() * 2 ** (32 - prefix));
+  const n = net + host;
+  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+}
+
+const randomBytes = (f: Fuzz, n: number) => Array.from({ length: n }, () => f.int(256));
+
+/**
+ * The forms of IPv6 address that carry an IPv4 address, each as 16 bytes around `v4`: IPv4-compatible
+ * ::/96, IPv4-mapped ::ffff:0:0/96, IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96, local-use
+ * NAT64 64:ff9b:1::/48 (the address at the place of any RFC 6052 prefix length, the other bits
+ * random), 6to4 2002::/16 (random subnet and host), and Teredo 2001::/32 (refused whatever it holds).
+ */
+export const EMBEDDING_FORMS = {
+  compatible: (v4: number[]) => [...Array(12).fill(0), ...(v4[0] === 0 ? [10, ...v4.slice(1)] : v4)],
+  mapped: (v4: number[]) => [...Array(10).fill(0), 0xff, 0xff, ...v4],
+  translated: (v4: number[]) => [...Array(8).fill(0), 0xff, 0xff, 0, 0, ...v4],
+  nat64: (v4: number[]) => [0, 0x64, 0xff, 0x9b, ...Array(8).fill(0), ...v4],
+  nat64Local: (v4: number[], f: Fuzz) => {
+    const bytes = [0, 0x64, 0xff, 0x9b, 0, 1, ...randomBytes(f, 10)];
+    const at = f.pick([
+      [6, 7, 9, 10],
+      [7, 9, 10, 11],
+      [9, 10, 11, 12],
+      [12, 13, 14, 15],
+    ]);
+    at.forEach((i, k) => {
+      bytes[i] = v4[k] as number;
+    });
+    return bytes;
+  },
+  sixToFour: (v4: number[], f: Fuzz) => [0x20, 0x02, ...v4, ...randomBytes(f, 10)],
+  teredo: (_v4: number[], f: Fuzz) => [0x20, 0x01, 0, 0, ...randomBytes(f, 12)],
+} satisfies Record<string, (v4: number[], f: Fuzz) => number[]>;
+
+/**
+ * 16 bytes as IPv6 text in one of the spellings a parser accepts: compressed or not (the longest
+ * zero run), leading zeros or not, upper or lower case, the last 32 bits dotted or not.
+ */
+export function ipv6Text(bytes: readonly number[], f: Fuzz): string {
+  const words = Array.from(
+    { length: 8 },
+    (_, i) => ((bytes[2 * i] as number) << 8) | (bytes[2 * i + 1] as number),
+  );
+  const dotted = f.r() < 0.35;
+  const head = dotted ? words.slice(0, 6) : words;
+  const upper = f.r() < 0.2;
+  const parts = head.map((w) => {
+    const hex = f.r() < 0.2 ? w.toString(16).padStart(4, "0") : w.toString(16);
+    return upper ? hex.toUpperCase() : hex;
+  });
+  const tail = dotted ? [bytes.slice(12, 16).join(".")] : [];
+  let start = -1;
+  let length = 0;
+  for (let i = 0; i < head.length; i++) {
+    let j = i;
+    while (j < head.length && head[j] === 0) j++;
+    if (j - i > length) [start, length] = [i, j - i];
+    i = j;
+  }
+  if (length > 0 && f.r() < 0.75) {
+    return `${parts.slice(0, start).join(":")}::${[...parts.slice(start + length), ...tail].join(":")}`;
+  }
+  return [...parts, ...tail].join(":");
+}
+
+/**
+ * A callback URL whose host hides a refused IPv4 address: in an IPv6 address of one of the
+ * {@link EMBEDDING_FORMS}, or (one in eight) an IPv4 address spelled as one number, in hex or octal.
+ * http or https, with or without a port (never 0), a path and a query.
+ */
+export function embeddedIPv4CallbackUrl(f: Fuzz): string {
+  const v4 = refusedIPv4(f);
+  let host: string;
+  if (f.r() < 0.125) {
+    const n =
+      (((v4[0] as number) << 24) >>> 0) +
+      ((v4[1] as number) << 16) +
+      ((v4[2] as number) << 8) +
+      (v4[3] as number);
+    host = f.pick([
+      String(n),
+      `0x${n.toString(16)}`,
+      v4.map((o) => `0x${o.toString(16)}`).join("."),
+      v4.map((o) => `0${o.toString(8)}`).join("."),
+      `${v4[0]}.${((v4[1] as number) << 16) + ((v4[2] as number) << 8) + (v4[3] as number)}`,
+    ]);
+  } else {
+    const form = f.pick(Object.values(EMBEDDING_FORMS));
+    host = `[${ipv6Text(form(v4, f), f)}]`;
+  }
+  const port = f.r() < 0.5 ? `:${1 + f.int(65535)}` : "";
+  return `${f.pick(["http", "https", "HTTPS"])}://${host}${port}/${f.pick(["", "hook", "latest/meta-data", "a/../b"])}${f.r() < 0.3 ? "?x=1" : ""}`;
+}

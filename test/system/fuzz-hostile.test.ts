@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { type Fuzz, fuzz, FUZZ_SEED as SEED } from "../support/fuzz.ts";
 import {
+  embeddedIPv4CallbackUrl,
   HOSTILE_PATH_SEGMENTS,
   HOSTILE_STRINGS,
   hostileValue,
@@ -445,7 +446,10 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
     "POST /api/subscriptions": () => ({
       name: "H",
       event: f.pick(["PICK_JOB_CREATED", "ORDER_CANCELLED"]),
-      target: { type: "WEBHOOK", callbackUrl: f.pick(["http://127.0.0.1:9/h", "https://10.0.0.1/h"]) },
+      target: {
+        type: "WEBHOOK",
+        callbackUrl: f.pick(["http://127.0.0.1:9/h", "https://10.0.0.1/h", embeddedIPv4CallbackUrl(f)]),
+      },
     }),
     "POST /api/cancelationreasons": () => ({ reason: f.pick(["H", "R"]), reasonLocalized: { en_US: "R" } }),
     "PUT /api/cancelationreasons/{cancelationReasonId}": () => ({

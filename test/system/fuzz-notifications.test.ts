@@ -16,6 +16,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { FUZZ_SEED, type FuzzRequest, fuzz, sendAll } from "../support/fuzz.ts";
+import { embeddedIPv4CallbackUrl } from "../support/hostile.ts";
 import { eventually, type System, startSystem } from "../support/system.ts";
 
 const SEEDS = [FUZZ_SEED, FUZZ_SEED + 1, FUZZ_SEED + 2];
@@ -829,6 +830,31 @@ describe(`fuzzing the notifications routes (seeds ${SEEDS.join(", ")})`, () => {
       expect(search.body.total).toBe(search.body.notifications.length);
     });
   }
+
+  // The SSRF guard sees through every IPv6 form that carries an IPv4 address, in any spelling.
+  it(`seed ${FUZZ_SEED}: 400 callback URLs hiding a private IPv4 address in IPv6 are all 400 naming callbackUrl, none stored`, async () => {
+    const api = sys.as(await sys.token(`fuzz-notifications-embedded-${FUZZ_SEED}`, { roles: ["ADMIN"] }));
+    const f = fuzz(FUZZ_SEED);
+    const statuses: Record<number, number> = {};
+    const wrong: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const callbackUrl = embeddedIPv4CallbackUrl(f);
+      const body =
+        i % 2 === 0
+          ? { name: "embedded", event: "PICK_JOB_CREATED", target: { type: "WEBHOOK", callbackUrl } }
+          : { name: "embedded", event: "PICK_JOB_CREATED", callbackUrl };
+      const res = await api("POST", "/api/subscriptions", body);
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      const described = Array.isArray(res.body) && String(res.body[0]?.description).includes("callbackUrl");
+      if (res.status !== 400 || !described)
+        wrong.push(`${callbackUrl} -> ${res.status} ${res.text.slice(0, 200)}`);
+    }
+    expect(wrong, `seed ${FUZZ_SEED}`).toEqual([]);
+    expect(Object.keys(statuses)).toEqual(["400"]);
+    const list = await api("GET", "/api/subscriptions");
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.total).toBe(0);
+  });
 
   // What the fuzz found, pinned: the facility routes with an empty facilityRef (the "" the fuzz
   // plants) named no facility, yet answered with, and changed, the tenant's configuration.

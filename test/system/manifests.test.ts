@@ -8,6 +8,8 @@
  *   (services/kit/src/service.ts baseServiceConfig with the module's own `config`; gateway/src/config.ts
  *   gatewayConfig), from something other than an optional reference, and every value the rendering
  *   holds is one the schema accepts;
+ * - every service gets ADMIN_TOKEN from a Secret and not ADMIN_LOOPBACK_TRUST (its admin port's dead
+ *   letters are then served to that bearer only, never to whoever reaches the pod);
  * - readiness and liveness probes on every long-running container; the platform's own processes
  *   probe over httpGet, services on their admin port (SERVICE_PORTS, /healthz and /readyz), the
  *   gateway on its HTTP port;
@@ -1035,6 +1037,28 @@ describe.skipIf(!renderer)(`deploy/k8s rendered with ${renderer?.what ?? "nothin
               problems.push(`${at}: ${name} (${v.from}) is refused: ${(err as Error).message}`);
             }
           }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it("admin endpoints: every service gets ADMIN_TOKEN from a Secret and no ADMIN_LOOPBACK_TRUST (dead letters fail closed)", () => {
+      const problems: string[] = [];
+      for (const w of r.workloads.filter((x) => x.process?.kind === "service")) {
+        for (const c of w.pod.containers.filter((x) => processOf([x]))) {
+          const vars = containerEnv(r, w, c);
+          const token = vars.get("ADMIN_TOKEN");
+          if (!token?.provided)
+            problems.push(
+              `${w.id} ${c.name}: ADMIN_TOKEN ${token ? `not provided (${token.from})` : "not set"}`,
+            );
+          else if (!token.from.startsWith("Secret"))
+            problems.push(`${w.id} ${c.name}: ADMIN_TOKEN from ${token.from}, not a Secret`);
+          const trust = vars.get("ADMIN_LOOPBACK_TRUST");
+          if (trust?.provided)
+            problems.push(
+              `${w.id} ${c.name}: ADMIN_LOOPBACK_TRUST is set (${trust.from}): a developer's machine only`,
+            );
         }
       }
       expect(problems).toEqual([]);

@@ -59,9 +59,26 @@ function expect400(res: ApiResponse, field: string, label = field) {
   expect(res.body[0].description, `${label}: ${res.text}`).toContain(field);
 }
 
+/**
+ * The names the SSRF tests use, resolved by the notifications service's WEBHOOK_HOSTS, never by DNS
+ * (names under .invalid never resolve): no test sends traffic anywhere but to loopback.
+ */
+const HOSTS = {
+  "private.hooks.test": "10.0.0.7",
+  "metadata.hooks.test": "169.254.169.254",
+  "nat64.hooks.test": "64:ff9b::a00:7",
+  "loop.hooks.test": "127.0.0.1",
+};
+
 beforeAll(async () => {
   hooks = await startWebhookReceiver();
-  sys = await startSystem();
+  sys = await startSystem({
+    serviceEnv: {
+      WEBHOOK_HOSTS: Object.entries(HOSTS)
+        .map(([name, address]) => `${name}=${address}`)
+        .join(","),
+    },
+  });
   api = sys.as(await sys.token("acme", { user: "sub.scriber" }));
 });
 afterAll(async () => {
@@ -430,6 +447,103 @@ describe("validation: 400 naming the field, nothing stored", () => {
     );
     expect(allowed.status, allowed.text).toBe(201);
     expect(allowed.body.target.callbackUrl).toBe("http://127.0.0.1:9/x");
+  });
+});
+
+describe("SSRF: what the answer tells, what is stored", () => {
+  it("a name that does not resolve and one that resolves to a private address get the same 400 (no DNS oracle)", async () => {
+    const t = await tenant("ssrf-oracle");
+    const answers = [];
+    for (const callbackUrl of [
+      "https://does-not-exist.invalid/x",
+      "https://private.hooks.test/x",
+      "https://metadata.hooks.test/latest/meta-data",
+      "https://nat64.hooks.test/x",
+      "https://10.0.0.7/x",
+      "https://[64:ff9b::a00:7]/x",
+    ]) {
+      const res = await t("POST", SUBS, webhook({ target: { type: "WEBHOOK", callbackUrl } }));
+      expect400(res, "callbackUrl", callbackUrl);
+      answers.push({ callbackUrl, problems: res.body });
+    }
+    const [first, ...rest] = answers;
+    for (const a of rest) expect(a.problems, a.callbackUrl).toEqual(first!.problems);
+    expect((await t("GET", SUBS)).body.total).toBe(0);
+  });
+
+  it("IPv6 addresses carrying a private IPv4 address, in any spelling, are 400 naming callbackUrl", async () => {
+    const t = await tenant("ssrf-embedded");
+    // (Loopback is allowed in the test system: private and link-local addresses stand for it.)
+    for (const callbackUrl of [
+      "https://[::ffff:a00:1]/",
+      "https://[0:0:0:0:0:ffff:10.0.0.1]/",
+      "https://[::10.0.0.1]/",
+      "https://[::ffff:0:a9fe:a9fe]/",
+      "https://[64:ff9b::169.254.169.254]/latest/meta-data",
+      "https://[64:ff9b:1::a00:1]/",
+      "https://[2002:a9fe:a9fe::1]/",
+      "https://[2002:c0a8:101::]/",
+      "https://[2001:0:4136:e378:8000:63bf:f7f7:f7f7]/",
+      "https://167772161/",
+      "https://0xa9.0xfe.0xa9.0xfe/",
+      "https://0xa.1/",
+      "https://012.0.0.1/",
+    ]) {
+      expect400(
+        await t("POST", SUBS, webhook({ target: { type: "WEBHOOK", callbackUrl } })),
+        "callbackUrl",
+        callbackUrl,
+      );
+    }
+    expect((await t("GET", SUBS)).body.total).toBe(0);
+  });
+
+  it("port 0 is a 400 naming callbackUrl, in both forms", async () => {
+    const t = await tenant("ssrf-port0");
+    for (const callbackUrl of ["http://127.0.0.1:0/x", "http://loop.hooks.test:00/x"]) {
+      expect400(await t("POST", SUBS, webhook({ target: { type: "WEBHOOK", callbackUrl } })), "callbackUrl");
+      const { target: _t, ...legacy } = webhook({ callbackUrl });
+      expect400(await t("POST", SUBS, legacy), "callbackUrl");
+    }
+    expect((await t("GET", SUBS)).body.total).toBe(0);
+  });
+
+  it("the callback URL is stored as it is delivered to: normalised", async () => {
+    const t = await tenant("ssrf-normalised");
+    const port = new URL(hooks.url("/")).port;
+    for (const [typed, stored] of [
+      [`http://0x7f.1:${port}/a/../normalised`, `http://127.0.0.1:${port}/normalised`],
+      [`HTTP://LOOP.Hooks.TEST:${port}/by-name?x=1`, `http://loop.hooks.test:${port}/by-name?x=1`],
+      [`http://2130706433:${port}`, `http://127.0.0.1:${port}/`],
+    ] as const) {
+      const made = await create(webhook({ target: { type: "WEBHOOK", callbackUrl: typed } }), t);
+      expect(made.target.callbackUrl, typed).toBe(stored);
+      expect(made.callbackUrl).toBe(stored);
+      const read = await t("GET", `${SUBS}/${made.id}`);
+      expect(read.body.target.callbackUrl, typed).toBe(stored);
+      expect(read.body.callbackUrl).toBe(stored);
+    }
+    const { target: _t, ...legacy } = webhook({ callbackUrl: `http://0x7f.1:${port}/legacy` });
+    expect((await create(legacy, t)).target.callbackUrl).toBe(`http://127.0.0.1:${port}/legacy`);
+  });
+
+  it("a name is delivered to at the address WEBHOOK_HOSTS gives it (the resolver of the check is the delivery's)", async () => {
+    const t = await tenant("ssrf-hosts");
+    const facility = await t("POST", "/api/facilities", { name: "Hosts store", address: facilityAddress });
+    expect(facility.status, facility.text).toBe(201);
+    const port = new URL(hooks.url("/")).port;
+    await create(
+      {
+        name: "By name",
+        event: "PICK_JOB_CREATED",
+        target: { type: "WEBHOOK", callbackUrl: `http://loop.hooks.test:${port}/by-hosts` },
+      },
+      t,
+    );
+    const job = await t("POST", "/api/pickjobs", pickJobBody(facility.body.id));
+    expect(job.status, job.text).toBe(201);
+    await eventually(async () => hooks.on("/by-hosts").length > 0, 10_000, 25);
+    expect(JSON.parse(hooks.on("/by-hosts")[0]!.body)).toMatchObject({ payload: { id: job.body.id } });
   });
 });
 

@@ -149,6 +149,8 @@ try {
       LOG_LEVEL: logLevel,
       CURSOR_SECRET: secret,
       RPC_AUTH_KEY: rpcAuthKey,
+      // A developer's machine: dead letters (read, replay) for callers on it, unless ADMIN_TOKEN is set.
+      ADMIN_LOOPBACK_TRUST: process.env.ADMIN_LOOPBACK_TRUST ?? "true",
       ...(module.name === "notifications" ? notificationsEnv : {}),
     });
   }

@@ -59,7 +59,11 @@ export const baseServiceConfig = (name: ServiceName) => ({
     10,
   ),
   ADMIN_TOKEN: env.optionalString(
-    "bearer token for the admin port's /dead-letters and /dead-letters/replay (unset: served to loopback callers only)",
+    "bearer token for the admin port's /dead-letters and /dead-letters/replay (unset: refused to every caller, unless ADMIN_LOOPBACK_TRUST)",
+  ),
+  ADMIN_LOOPBACK_TRUST: env.bool(
+    "without ADMIN_TOKEN, serve /dead-letters and /dead-letters/replay to callers on this host (a developer's machine only: npm start and the tests set it; behind a sidecar proxy every caller is loopback)",
+    false,
   ),
   CURSOR_SECRET: env.optionalString(
     "secret that signs search cursors (every replica the same; unset: a random one per process)",
@@ -184,6 +188,11 @@ export async function startService<D, S extends ConfigSchema>(
   if (!config.CURSOR_SECRET) {
     logger.warn("CURSOR_SECRET is not set: search cursors are signed with a key of this process only");
   }
+  if (!config.ADMIN_TOKEN && !config.ADMIN_LOOPBACK_TRUST) {
+    logger.warn(
+      "ADMIN_TOKEN is not set: the admin port's /dead-letters and /dead-letters/replay refuse every caller",
+    );
+  }
   const keys = rpcKeys(config);
   const base: ServiceBase = {
     db,
@@ -208,6 +217,7 @@ export async function startService<D, S extends ConfigSchema>(
   const own = mod.workers?.(deps, base, config) ?? [];
   const admin = buildAdminServer(rt, () => listAllDeadLetters(db, mod.schema), {
     adminToken: config.ADMIN_TOKEN,
+    loopbackTrust: config.ADMIN_LOOPBACK_TRUST,
     consumers: own.filter(isEventConsumer),
   });
   await rpc.listen({ host: config.HOST, port: config.PORT });

@@ -3,8 +3,6 @@
  * event -> notifications and deliveries) and the delivery worker (webhooks and e-mails).
  */
 import { randomBytes } from "node:crypto";
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
 import { env } from "@fop/kit/config";
 import { eventConsumer } from "@fop/kit/events/consumer";
 import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
@@ -13,9 +11,10 @@ import type { ServiceModule } from "@fop/kit/service";
 import { entities, migrations, SCHEMA } from "./db/orm.ts";
 import { liveNotifications, livePublisher } from "./delivery/live.ts";
 import { smtpMailer } from "./delivery/mailer.ts";
+import { hostResolver, parseHosts } from "./delivery/resolve.ts";
 import { webhookSender } from "./delivery/webhook.ts";
 import { type DeliveryWorker, deliveryWorker } from "./delivery/worker.ts";
-import { addressGuard, callbackUrlProblem, type TargetPolicy } from "./domain/ssrf.ts";
+import { addressGuard, checkCallbackUrl, type TargetPolicy } from "./domain/ssrf.ts";
 import { notificationRoutes } from "./rpc/routes.ts";
 import type { NotificationsDeps } from "./usecases/deps.ts";
 import { dispatchEvent } from "./usecases/dispatch.ts";
@@ -36,6 +35,12 @@ const config = {
     "comma-separated private ranges webhooks may still reach, e.g. 10.20.0.0/16 (default: none; 127.0.0.0/8,::1/128 in development)",
     development ? "127.0.0.0/8,::1/128" : "",
   ),
+  WEBHOOK_HOSTS: {
+    description:
+      "comma-separated name=address entries webhook host names resolve to instead of DNS, e.g. hooks.internal=10.20.0.5 (the addresses still pass the SSRF rules; default: none)",
+    parse: parseHosts,
+    fallback: parseHosts(""),
+  },
   WEBHOOK_TIMEOUT_MS: env.int("one webhook or e-mail attempt's time limit", 10_000, 100, 120_000),
   DELIVERY_MAX_ATTEMPTS: env.int("attempts per delivery before it becomes a dead letter", 8, 1, 100),
   DELIVERY_RETRY_BASE_MS: env.int(
@@ -80,6 +85,7 @@ export const notificationsService: ServiceModule<
         .filter(Boolean),
     };
     const allowed = addressGuard(policy);
+    const resolve = hostResolver(cfg.WEBHOOK_HOSTS);
     const retry = {
       maxAttempts: cfg.DELIVERY_MAX_ATTEMPTS,
       baseDelayMs: cfg.DELIVERY_RETRY_BASE_MS,
@@ -94,7 +100,12 @@ export const notificationsService: ServiceModule<
       metrics: base.metrics,
       secrets,
       retry,
-      sendWebhook: webhookSender({ allowed, timeoutMs: cfg.WEBHOOK_TIMEOUT_MS, userAgent: "fop-webhooks/1" }),
+      sendWebhook: webhookSender({
+        allowed,
+        resolve,
+        timeoutMs: cfg.WEBHOOK_TIMEOUT_MS,
+        userAgent: "fop-webhooks/1",
+      }),
       sendMail: mailer?.send,
       concurrency: cfg.DELIVERY_CONCURRENCY,
       pollMs: cfg.DELIVERY_POLL_MS,
@@ -107,18 +118,8 @@ export const notificationsService: ServiceModule<
       facilities: catalogFacilities(cfg.CATALOG_URL, base.rpcCredentials, cfg.FACILITY_CACHE_TTL_MS),
       secrets,
       retry,
-      async checkCallbackUrl(url) {
-        const problem = callbackUrlProblem(url, policy, allowed);
-        if (problem) return problem;
-        const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-        if (isIP(host)) return undefined;
-        // A name is checked for what it resolves to now; the delivery checks again at connect time.
-        const addresses = await lookup(host, { all: true }).catch(() => undefined);
-        if (!addresses || addresses.length === 0) return `host ${host} does not resolve`;
-        return addresses.every((a) => allowed(a.address))
-          ? undefined
-          : "must not point at a private, loopback or reserved address";
-      },
+      // The URL, then what its name resolves to now; every delivery checks again at connect time.
+      checkCallbackUrl: (url) => checkCallbackUrl(url, policy, allowed, resolve),
       publishLive: livePublisher(base.nats.nc, base.nats.events.subjectPrefix),
       live: (tenant, signal) =>
         liveNotifications(

@@ -339,13 +339,19 @@ const problem = (summary: string, description: string, code: string) => [{ summa
  * `consumers`, POST /dead-letters/replay (re-applies a consumer's dead letters, see
  * {@link ReplayRequest}; answers the consumer's ReplayReport). Probes and metrics are open (the kubelet
  * and Prometheus call them); dead letters carry event payloads and a replay changes data, so both
- * are served only to a caller on this host (kubectl port-forward / exec) or, when `adminToken` is
- * set, to one sending `Authorization: Bearer <adminToken>`.
+ * are served only to a caller sending `Authorization: Bearer <adminToken>`. Without `adminToken`
+ * they are refused to everyone (fail closed: behind a sidecar proxy every caller is loopback),
+ * unless `loopbackTrust` is set, which only a developer's machine does (`npm start`, the tests):
+ * then a caller on this host is trusted.
  */
 export function buildAdminServer(
   rt: Pick<ServiceRuntime, "ready" | "metrics">,
   deadLetters?: () => Promise<unknown[]>,
-  opts: { adminToken?: string | undefined; consumers?: readonly DeadLetterReplayer[] } = {},
+  opts: {
+    adminToken?: string | undefined;
+    loopbackTrust?: boolean;
+    consumers?: readonly DeadLetterReplayer[];
+  } = {},
 ): FastifyInstance {
   const app = fastify({ logger: false });
   // Errors in the platform's shape too; a failure during a replay (Postgres gone) leaves the row
@@ -369,24 +375,21 @@ export function buildAdminServer(
     reply.type(rt.metrics.registry.contentType).send(await rt.metrics.registry.metrics()),
   );
   const expected = opts.adminToken ? Buffer.from(`Bearer ${opts.adminToken}`) : undefined;
+  const refusal = expected
+    ? "Send Authorization: Bearer <ADMIN_TOKEN>."
+    : opts.loopbackTrust
+      ? "They are served on the service's own host only (ADMIN_LOOPBACK_TRUST), or with ADMIN_TOKEN set."
+      : "ADMIN_TOKEN must be set for them to be served (then send Authorization: Bearer <ADMIN_TOKEN>); without it they are refused to every caller.";
   /** Refuses (403) a caller that may not see dead letters; runs before the body is read. */
   const adminOnly = async (req: FastifyRequest, reply: FastifyReply) => {
     const sent = Buffer.from(req.headers.authorization ?? "");
     const allowed = expected
       ? sent.length === expected.length && timingSafeEqual(sent, expected)
-      : isLoopback(req.socket.remoteAddress);
+      : opts.loopbackTrust === true && isLoopback(req.socket.remoteAddress);
     if (allowed) return;
     return reply
       .code(403)
-      .send(
-        problem(
-          "Dead letters are not served to this caller.",
-          expected
-            ? "Send Authorization: Bearer <ADMIN_TOKEN>."
-            : "They are served on the service's own host only (kubectl port-forward), or with ADMIN_TOKEN set.",
-          "ADMIN_ONLY",
-        ),
-      );
+      .send(problem("Dead letters are not served to this caller.", refusal, "ADMIN_ONLY"));
   };
   if (deadLetters) {
     app.get("/dead-letters", { onRequest: adminOnly }, async () => ({ deadLetters: await deadLetters() }));

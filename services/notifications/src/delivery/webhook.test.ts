@@ -3,7 +3,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
+import { hostResolver, parseHosts } from "./resolve.ts";
 import { guardedLookup, type WebhookAttempt, webhookSender } from "./webhook.ts";
+
+/** The names these tests use, resolved without DNS (.invalid never resolves). */
+const names = hostResolver(parseHosts("localhost=127.0.0.1,localhost=::1"), async (host) => {
+  throw new Error(`no DNS in this test (${host})`);
+});
 
 interface Seen {
   method: string | undefined;
@@ -66,7 +72,7 @@ const attempt = (url: string, over: Partial<WebhookAttempt> = {}): WebhookAttemp
 describe("webhookSender", () => {
   it("posts the signed body with the subscription's headers", async () => {
     const r = await receiver();
-    const send = webhookSender({ allowed: () => true, timeoutMs: 2000, userAgent: "t" });
+    const send = webhookSender({ resolve: names, allowed: () => true, timeoutMs: 2000, userAgent: "t" });
     const before = Math.floor(Date.now() / 1000);
     expect(await send(attempt(r.url))).toEqual({ status: 204 });
     expect(r.seen).toHaveLength(1);
@@ -101,7 +107,7 @@ describe("webhookSender", () => {
     const r = await receiver((res) => {
       res.writeHead(500).end("oops");
     });
-    const send = webhookSender({ allowed: () => true, timeoutMs: 2000, userAgent: "t" });
+    const send = webhookSender({ resolve: names, allowed: () => true, timeoutMs: 2000, userAgent: "t" });
     const out = await send(attempt(r.url));
     expect(out.status).toBe(500);
     expect(out.error).toEqual(expect.any(String));
@@ -112,7 +118,7 @@ describe("webhookSender", () => {
     const r = await receiver((res) => {
       res.writeHead(302, { location: "http://127.0.0.1:1/" }).end();
     });
-    const send = webhookSender({ allowed: () => true, timeoutMs: 2000, userAgent: "t" });
+    const send = webhookSender({ resolve: names, allowed: () => true, timeoutMs: 2000, userAgent: "t" });
     const out = await send(attempt(r.url));
     expect(out).toMatchObject({ status: 302, error: expect.any(String) });
     expect(r.seen).toHaveLength(1);
@@ -120,7 +126,7 @@ describe("webhookSender", () => {
 
   it("a receiver that never answers fails within the timeout", async () => {
     const r = await receiver(() => {});
-    const send = webhookSender({ allowed: () => true, timeoutMs: 300, userAgent: "t" });
+    const send = webhookSender({ resolve: names, allowed: () => true, timeoutMs: 300, userAgent: "t" });
     const t0 = Date.now();
     const out = await send(attempt(r.url));
     const took = Date.now() - t0;
@@ -136,7 +142,7 @@ describe("webhookSender", () => {
       res.writeHead(200, { "content-type": "text/plain" });
       timers.push(setInterval(() => !res.destroyed && res.write("."), 50));
     });
-    const send = webhookSender({ allowed: () => true, timeoutMs: 300, userAgent: "t" });
+    const send = webhookSender({ resolve: names, allowed: () => true, timeoutMs: 300, userAgent: "t" });
     const t0 = Date.now();
     const out = await send(attempt(r.url));
     for (const t of timers) clearInterval(t);
@@ -146,7 +152,7 @@ describe("webhookSender", () => {
 
   it("refuses a literal address the guard does not allow, without connecting", async () => {
     const r = await receiver();
-    const send = webhookSender({ allowed: () => false, timeoutMs: 2000, userAgent: "t" });
+    const send = webhookSender({ resolve: names, allowed: () => false, timeoutMs: 2000, userAgent: "t" });
     const out = await send(attempt(r.url));
     expect(out).toEqual({ error: "refused address 127.0.0.1" });
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -156,6 +162,7 @@ describe("webhookSender", () => {
   it("refuses a name that resolves to an address the guard does not allow, without a request", async () => {
     const r = await receiver();
     const send = webhookSender({
+      resolve: names,
       allowed: (a) => a !== "127.0.0.1" && a !== "::1",
       timeoutMs: 2000,
       userAgent: "t",
@@ -168,7 +175,7 @@ describe("webhookSender", () => {
 
   it("reaches a name the guard allows", async () => {
     const r = await receiver();
-    const send = webhookSender({ allowed: () => true, timeoutMs: 2000, userAgent: "t" });
+    const send = webhookSender({ resolve: names, allowed: () => true, timeoutMs: 2000, userAgent: "t" });
     const out = await send(attempt(`http://localhost:${r.port}/hook`));
     // localhost may resolve to ::1 first where only 127.0.0.1 listens; either it is delivered or refused by the OS.
     if (out.error === undefined) expect(r.seen).toHaveLength(1);
@@ -176,7 +183,7 @@ describe("webhookSender", () => {
   });
 
   it("an invalid URL is a failed attempt", async () => {
-    const send = webhookSender({ allowed: () => true, timeoutMs: 2000, userAgent: "t" });
+    const send = webhookSender({ resolve: names, allowed: () => true, timeoutMs: 2000, userAgent: "t" });
     expect(await send(attempt("not a url"))).toEqual({ error: "invalid callback URL" });
   });
 
@@ -185,7 +192,7 @@ describe("webhookSender", () => {
     const { port } = r;
     const s = servers.pop() as http.Server;
     await new Promise<void>((resolve) => s.close(() => resolve()));
-    const send = webhookSender({ allowed: () => true, timeoutMs: 2000, userAgent: "t" });
+    const send = webhookSender({ resolve: names, allowed: () => true, timeoutMs: 2000, userAgent: "t" });
     const out = await send(attempt(`http://127.0.0.1:${port}/hook`));
     expect(out.status).toBeUndefined();
     expect(out.error).toMatch(/ECONNREFUSED/);
@@ -195,11 +202,13 @@ describe("webhookSender", () => {
 describe("guardedLookup", () => {
   const look = (allowed: (a: string) => boolean, host: string, options: object) =>
     new Promise<{ err: (Error & { code?: string }) | null; rest: unknown[] }>((resolve) => {
-      (guardedLookup(allowed) as unknown as (h: string, o: object, cb: (...a: unknown[]) => void) => void)(
-        host,
-        options,
-        (err, ...rest) => resolve({ err: err as (Error & { code?: string }) | null, rest }),
-      );
+      (
+        guardedLookup(allowed, names) as unknown as (
+          h: string,
+          o: object,
+          cb: (...a: unknown[]) => void,
+        ) => void
+      )(host, options, (err, ...rest) => resolve({ err: err as (Error & { code?: string }) | null, rest }));
     });
 
   it("refuses localhost when neither 127.0.0.1 nor ::1 is allowed", async () => {

@@ -6,11 +6,12 @@
  * address) is a failed attempt. Every connection's address passes the SSRF guard, including each
  * address a name resolves to at connect time.
  */
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import type { LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { Webhook } from "standardwebhooks";
+import { type Resolve, urlHost } from "../domain/ssrf.ts";
 
 export interface WebhookAttempt {
   url: string;
@@ -27,35 +28,46 @@ export interface AttemptResult {
   error?: string;
 }
 
-/** A dns.lookup that answers only addresses `allowed` admits (all of them must be admitted). */
-export function guardedLookup(allowed: (address: string) => boolean): LookupFunction {
-  return ((hostname: string, options: object, callback: (...args: unknown[]) => void) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err);
-      const refused = addresses.find((a) => !allowed(a.address));
-      if (refused || addresses.length === 0) {
-        const e = Object.assign(
-          new Error(`refused address ${refused?.address ?? "(none)"} for ${hostname}`),
-          {
-            code: "EREFUSEDADDRESS",
-          },
-        );
-        return callback(e);
-      }
-      if ((options as { all?: boolean }).all) return callback(null, addresses);
-      const first = addresses[0] as LookupAddress;
-      callback(null, first.address, first.family);
-    });
+/**
+ * A dns.lookup for the HTTP client that asks `resolve` and answers only addresses `allowed` admits
+ * (all of the name's addresses must be admitted).
+ */
+export function guardedLookup(allowed: (address: string) => boolean, resolve: Resolve): LookupFunction {
+  return ((
+    hostname: string,
+    options: { all?: boolean; family?: number | string },
+    callback: (...args: unknown[]) => void,
+  ) => {
+    resolve(hostname).then(
+      (found) => {
+        const refused = found.find((a) => !allowed(a.address));
+        const family =
+          options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : Number(options.family ?? 0);
+        const addresses = found.filter((a) => !family || a.family === family) as LookupAddress[];
+        if (refused || addresses.length === 0) {
+          const e = Object.assign(
+            new Error(`refused address ${refused?.address ?? "(none)"} for ${hostname}`),
+            { code: "EREFUSEDADDRESS" },
+          );
+          return callback(e);
+        }
+        if (options.all) return callback(null, addresses);
+        const first = addresses[0] as LookupAddress;
+        callback(null, first.address, first.family);
+      },
+      (err: Error) => callback(err),
+    );
   }) as LookupFunction;
 }
 
 /** A sender of webhook attempts under an address guard and a per-attempt timeout. */
 export function webhookSender(opts: {
   allowed: (address: string) => boolean;
+  resolve: Resolve;
   timeoutMs: number;
   userAgent: string;
 }) {
-  const lookup = guardedLookup(opts.allowed);
+  const lookup = guardedLookup(opts.allowed, opts.resolve);
   return (a: WebhookAttempt): Promise<AttemptResult> =>
     new Promise((resolve) => {
       let url: URL;
@@ -64,7 +76,7 @@ export function webhookSender(opts: {
       } catch {
         return resolve({ error: "invalid callback URL" });
       }
-      const host = url.hostname.replace(/^\[|\]$/g, "");
+      const host = urlHost(url);
       if (isIP(host) && !opts.allowed(host)) return resolve({ error: `refused address ${host}` });
       const timestamp = new Date();
       const headers: Record<string, string> = {};

@@ -142,6 +142,28 @@ describe("newSubscription", () => {
     ).toEqual(invalidAt("/callbackUrl", "INVALID_CALLBACK_URL"));
   });
 
+  it("stores the callback URL as the delivery parses it (normalised), in both forms", () => {
+    for (const [typed, stored] of [
+      ["HTTPS://Hooks.Example.COM:443/a/../in?x=1", "https://hooks.example.com/in?x=1"],
+      ["https://0x7f.1:8443/in", "https://127.0.0.1:8443/in"],
+      ["https://[0:0:0:0:0:ffff:127.0.0.1]/in", "https://[::ffff:7f00:1]/in"],
+      ["https://hooks.example.com", "https://hooks.example.com/"],
+    ] as const) {
+      expect(newSubscription(withTarget({}, { callbackUrl: typed }), c, ok).target.callbackUrl, typed).toBe(
+        stored,
+      );
+      expect(
+        newSubscription({ name: "n", event: "PICK_JOB_CREATED", callbackUrl: typed }, c, ok).target
+          .callbackUrl,
+      ).toBe(stored);
+    }
+    // Longer once normalised than the limit (each space becomes %20): refused, not stored cut.
+    const spaced = `https://e.com/${" ".repeat(SUBSCRIPTION_LIMITS.callbackUrl - 20)}x`;
+    expect(thrown(() => newSubscription(withTarget({}, { callbackUrl: spaced }), c, ok))).toEqual(
+      invalidAt("/target/callbackUrl", "INVALID_CALLBACK_URL"),
+    );
+  });
+
   it("refuses reserved header names, naming the key", () => {
     for (const key of [
       "webhook-signature",

@@ -2,7 +2,8 @@
  * Webhook subscriptions (the platform's published SDK: SubscriptionForCreation / Subscription): a
  * name, one event kind and a WEBHOOK target {callbackUrl, headers}; the deprecated top-level
  * `callbackUrl` / `headers` are accepted and mirrored. Each gets a signing secret (Standard
- * Webhooks, `whsec_` + 24 random bytes) shown once, in the creation's answer. Pure functions.
+ * Webhooks, `whsec_` + 24 random bytes) shown once, in the creation's answer. The callback URL is
+ * stored normalised (as the delivery parses it). Pure functions.
  */
 import { invalid } from "@fop/kit/errors";
 import { isSubscribableEvent } from "@fop/kit/event-kinds";
@@ -121,12 +122,22 @@ export function newSubscription(
   }
   const problem = urlProblem(url);
   if (problem) throw invalid("INVALID_CALLBACK_URL", `${urlField.slice(1)} ${problem}.`, urlField);
+  // Stored as delivered: the URL parser's form (http://127.1/ is http://127.0.0.1/), so what a
+  // client reads back is the address the webhooks go to.
+  const callbackUrl = URL.parse(url)?.href;
+  if (callbackUrl === undefined || callbackUrl.length > SUBSCRIPTION_LIMITS.callbackUrl) {
+    throw invalid(
+      "INVALID_CALLBACK_URL",
+      `${urlField.slice(1)} must be an absolute URL of at most ${SUBSCRIPTION_LIMITS.callbackUrl} characters (once normalised).`,
+      urlField,
+    );
+  }
   const headers = checkHeaders(target.headers, `${base}/headers`);
   return {
     id: c.newId(),
     name,
     event,
-    target: { type: "WEBHOOK", callbackUrl: url, headers },
+    target: { type: "WEBHOOK", callbackUrl, headers },
     created: c.now.toISOString(),
   };
 }
