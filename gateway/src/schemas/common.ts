@@ -208,7 +208,14 @@ export function SearchPayload(title: string, query: TSchema, sort: TSchema) {
           description: "Backward page size (default 20); not with size",
         }),
       ),
-      startAfterId: Type.Optional(Type.String({ deprecated: true, description: "Deprecated: use after" })),
+      startAfterId: Type.Optional(
+        Type.String({
+          maxLength: 256,
+          deprecated: true,
+          description:
+            "The ID to start after (excluding it), in the request's sort order. Deprecated, use `after` with the value provided in `pageInfo.endCursor` instead; not with after/before/last",
+        }),
+      ),
       options: Type.Optional(
         Type.Object({ withTotal: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
       ),

@@ -19,6 +19,7 @@ export function searchParams(req: SearchRequest | undefined): SearchParams {
     size: req.size || undefined,
     last: req.last || undefined,
     withTotal: req.withTotal,
+    startAfterId: req.startAfterId || undefined,
     withCursors: req.withCursors,
   };
 }
