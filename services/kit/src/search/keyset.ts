@@ -10,6 +10,7 @@ import { type Db, query as runSql } from "../db/sql.ts";
 import { readSnapshot } from "../db/tx.ts";
 import { invalid } from "../errors.ts";
 import { isUuid } from "../ids.ts";
+import { SEARCH_PAGE } from "../paging.ts";
 import type { CursorCodec, CursorData } from "./cursor.ts";
 import { checkAttributeKey, type QueryFields, translateQuery } from "./query.ts";
 import { SqlBuilder } from "./sql-builder.ts";
@@ -70,8 +71,6 @@ export interface SearchPage<R> {
   total?: number;
 }
 
-export const SEARCH_PAGE = { defaultSize: 20, maxSize: 250 } as const;
-
 const ID: SortSpec = { expr: "t.id", type: "uuid", nullable: false };
 const SORT_VALUE = "__sort_value";
 
@@ -88,11 +87,11 @@ function checkPaging(p: SearchParams): { backward: boolean; limit: number } {
     if (p.last) throw clash("startAfterId", "last");
   }
   const backward = Boolean(p.before || p.last);
-  const limit = (backward ? p.last : p.size) || SEARCH_PAGE.defaultSize;
-  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_PAGE.maxSize) {
+  const limit = (backward ? p.last : p.size) || SEARCH_PAGE.default;
+  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_PAGE.maximum) {
     throw invalid(
       "INVALID_PAGE_SIZE",
-      `${backward ? "last" : "size"} must be a whole number from 1 to ${SEARCH_PAGE.maxSize}.`,
+      `${backward ? "last" : "size"} must be a whole number from 1 to ${SEARCH_PAGE.maximum}.`,
       backward ? "/last" : "/size",
     );
   }
