@@ -10,6 +10,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { AppError, invalid } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
+import { LIST_PAGE, SEARCH_PAGE } from "@fop/kit/paging";
 import type { PageInfo as PageInfoMessage } from "@fop/proto/fop/common/v1/common_pb.js";
 import type { ValidateFunction } from "ajv";
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from "graphql";
@@ -22,10 +23,11 @@ import { describe, type TypeRegistry } from "./sdl.ts";
 
 const { Kind } = gql;
 
-export const SEARCH_MAX = 250;
-export const SEARCH_DEFAULT = 20;
+export const SEARCH_MAX = SEARCH_PAGE.maximum;
+export const SEARCH_DEFAULT = SEARCH_PAGE.default;
+/** GraphQL list connections take at most 250 per page (the REST lists up to LIST_PAGE.maximum). */
 export const LIST_MAX = 250;
-export const LIST_DEFAULT = 25;
+export const LIST_DEFAULT = LIST_PAGE.default;
 
 /** Whether the field being resolved selects `name` (directly, in an inline fragment or a fragment). */
 export function selects(info: GraphQLResolveInfo, name: string): boolean {

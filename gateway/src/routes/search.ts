@@ -33,6 +33,7 @@ export function toSearchRequest(body: SearchBody): MessageInitShape<typeof Searc
     size: body.size ?? 0,
     last: body.last ?? 0,
     withTotal: body.options?.withTotal ?? false,
+    startAfterId: body.startAfterId ?? "",
   };
 }
 

@@ -3,6 +3,7 @@
  * reference): error body, paging, search payloads and the filter operator sets. Validation and the
  * OpenAPI document both come from these.
  */
+import { LIST_PAGE, type PageLimits, SEARCH_PAGE } from "@fop/kit/paging";
 import { type Static, type TSchema, type TUnion, Type } from "@sinclair/typebox";
 
 /** The platform's error body: an array of {summary, description, requestVersion, version} + our `code`. */
@@ -45,11 +46,31 @@ export const LocaleString = Type.Record(Type.String(), Type.String(), {
   description: 'Locale code -> translated text, e.g. {"de_DE": "Getränke"}',
 });
 
-/** `size` (1..500, default 25) and `startAfterId` of REST list endpoints. */
+/**
+ * A list endpoint's `size` query parameter: 1 to `limits.maximum`, `limits.default` when absent (the
+ * validator fills it in). `limits` is the endpoint's one declaration of its page sizes.
+ */
+export const PageSizeQuery = (limits: PageLimits = LIST_PAGE, description = "Page size") =>
+  Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: limits.maximum,
+      default: limits.default,
+      description: `${description} (default ${limits.default}, maximum ${limits.maximum})`,
+    }),
+  );
+
+/** `size` (the spec's list page: 1..500, default 25) and `startAfterId` of REST list endpoints. */
 export const ListQuery = {
-  size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 25, description: "Page size" })),
+  size: PageSizeQuery(),
   startAfterId: Type.Optional(Type.String({ maxLength: 256, description: "Return entities after this id" })),
 };
+
+/** A list request's page for its RPC: `size` as validated (else the endpoint's default) and `startAfterId`. */
+export const listPage = (q: { size?: number; startAfterId?: string }, limits: PageLimits = LIST_PAGE) => ({
+  size: q.size ?? limits.default,
+  startAfterId: q.startAfterId ?? "",
+});
 
 export const PageInfo = Type.Object(
   {
@@ -197,18 +218,25 @@ export function SearchPayload(title: string, query: TSchema, sort: TSchema) {
       size: Type.Optional(
         Type.Integer({
           minimum: 1,
-          maximum: 250,
-          description: "Forward page size (default 20); not with last",
+          maximum: SEARCH_PAGE.maximum,
+          description: `Forward page size (default ${SEARCH_PAGE.default}); not with last`,
         }),
       ),
       last: Type.Optional(
         Type.Integer({
           minimum: 1,
-          maximum: 250,
-          description: "Backward page size (default 20); not with size",
+          maximum: SEARCH_PAGE.maximum,
+          description: `Backward page size (default ${SEARCH_PAGE.default}); not with size`,
         }),
       ),
-      startAfterId: Type.Optional(Type.String({ deprecated: true, description: "Deprecated: use after" })),
+      startAfterId: Type.Optional(
+        Type.String({
+          maxLength: 256,
+          deprecated: true,
+          description:
+            "The ID to start after (excluding it), in the request's sort order. Deprecated, use `after` with the value provided in `pageInfo.endCursor` instead; not with after/before/last",
+        }),
+      ),
       options: Type.Optional(
         Type.Object({ withTotal: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
       ),

@@ -1,7 +1,7 @@
 /** /api/audits: the audit log (deprecated list and the alpha search). */
 import { callOptions } from "@fop/kit/rpc/client";
 import type { FastifyInstance } from "fastify";
-import { errorResponses } from "../../schemas/common.ts";
+import { errorResponses, listPage } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import { toAuditJson } from "./map.ts";
@@ -31,7 +31,7 @@ export function auditRoutes(app: FastifyInstance, { clients }: RouteDeps): void 
       };
       const res = await clients.audit.listAudits(
         {
-          page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" },
+          page: listPage(q),
           entityRef: q.entityRef,
           entityType: q.entityType,
           trace: q.trace,

@@ -1,6 +1,14 @@
 /** Audit schemas, matching the reference (Audit, AuditsResult, AuditSearchPayload, AuditPaginatedResult). */
 import { Type } from "@sinclair/typebox";
-import { DateTime, Filters, PageInfo, SearchPayload, SearchQuery, SortEntry } from "../../schemas/common.ts";
+import {
+  DateTime,
+  Filters,
+  PageInfo,
+  PageSizeQuery,
+  SearchPayload,
+  SearchQuery,
+  SortEntry,
+} from "../../schemas/common.ts";
 
 /**
  * The reference's audited entity types, plus ours for entities it audits under no type
@@ -77,7 +85,7 @@ export const AuditsResult = Type.Object(
 );
 
 export const AuditListQuery = Type.Object({
-  size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 25 })),
+  size: PageSizeQuery(),
   startAfterId: Type.Optional(Type.String({ maxLength: 256 })),
   entityRef: Type.Optional(Type.String({ maxLength: 256 })),
   entityType: Type.Optional(EntityType),

@@ -6,7 +6,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
 import type { FastifyInstance } from "fastify";
-import { errorResponses, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import {
@@ -47,10 +47,7 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
     },
     async (req, reply) => {
       const q = req.query as { size?: number; startAfterId?: string };
-      const res = await carriers.listCarriers(
-        { page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" } },
-        callOptions(req.ctx),
-      );
+      const res = await carriers.listCarriers({ page: listPage(q) }, callOptions(req.ctx));
       return sendDocumentPage(
         reply,
         "carriers",

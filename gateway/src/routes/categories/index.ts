@@ -3,7 +3,7 @@ import { invalid } from "@fop/kit/errors";
 import { callOptions } from "@fop/kit/rpc/client";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
-import { errorResponses, ListQuery, plainJson } from "../../schemas/common.ts";
+import { errorResponses, ListQuery, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
@@ -36,10 +36,7 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
     },
     async (req, reply) => {
       const q = req.query as { size?: number; startAfterId?: string };
-      const res = await clients.catalog.listCategories(
-        { page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" } },
-        callOptions(req.ctx),
-      );
+      const res = await clients.catalog.listCategories({ page: listPage(q) }, callOptions(req.ctx));
       return sendDocumentArray(
         reply,
         res.categories.map((c) => c.documentJson),

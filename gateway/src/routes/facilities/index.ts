@@ -4,7 +4,7 @@ import { enumValue } from "@fop/kit/rpc/proto";
 import { FacilityStatusSchema, FacilityTypeSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
-import { errorResponses } from "../../schemas/common.ts";
+import { errorResponses, listPage } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import {
   toCreateFacilityRequest,
@@ -49,7 +49,7 @@ export function facilityRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       };
       const res = await clients.catalog.listFacilities(
         {
-          page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" },
+          page: listPage(q),
           statuses: (q.status ?? []).map((s) => enumValue(FacilityStatusSchema, s) ?? 0),
           types: (q.type ?? []).map((t) => enumValue(FacilityTypeSchema, t) ?? 0),
           tenantFacilityId: q.tenantFacilityId,

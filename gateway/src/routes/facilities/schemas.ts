@@ -1,6 +1,6 @@
 /** Facility schemas: the reference's ManagedFacility/Supplier shapes, for the fields the registry keeps. */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { CustomAttributes, DateTime, opt } from "../../schemas/common.ts";
+import { CustomAttributes, DateTime, opt, PageSizeQuery } from "../../schemas/common.ts";
 
 const NonEmpty = Type.String({ pattern: "^.+$" });
 const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
@@ -228,7 +228,7 @@ export const StrippedFacilities = Type.Object(
 
 export const FacilityListQuery = Type.Object({
   startAfterId: opt(Type.String({ maxLength: 256 })),
-  size: opt(Type.Integer({ minimum: 1, maximum: 500, default: 25 })),
+  size: PageSizeQuery(),
   status: opt(Type.Array(Enum(FACILITY_STATUSES))),
   type: opt(Type.Array(Enum(FACILITY_TYPES))),
   tenantFacilityId: opt(Type.String({ maxLength: 256 })),

@@ -2,7 +2,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { errorResponses, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentPage } from "../documents.ts";
 import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
@@ -44,7 +44,7 @@ export function facilityGroupRoutes(app: FastifyInstance, { clients, publicUrl }
       const q = req.query as { size?: number; startAfterId?: string; tenantFacilityGroupId?: string };
       const res = await catalog.listFacilityGroups(
         {
-          page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" },
+          page: listPage(q),
           tenantFacilityGroupId: q.tenantFacilityGroupId,
         },
         callOptions(req.ctx),

@@ -3,7 +3,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
 import { ReturnLineItemKind } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import type { FastifyInstance } from "fastify";
-import { errorResponses, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import { Parcel, ParcelForCreation } from "./parcel-schemas.ts";
@@ -65,7 +65,7 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       };
       const res = await returns.listItemReturnJobs(
         {
-          page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" },
+          page: listPage(q),
           facilityId: q.facilityId ?? "",
           itemReturnJobStatus: list(q.itemReturnJobStatus),
           itemReturnStatus: list(q.itemReturnStatus),
@@ -394,7 +394,7 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       };
       const res = await returns.findItemReturns(
         {
-          page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" },
+          page: listPage(q),
           searchTerm: q.searchTerm ?? "",
           itemReturnStatus: list(q.itemReturnStatus),
           itemReturnLineItemStatus: list(q.itemReturnLineItemStatus),

@@ -4,15 +4,17 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { invalid } from "@fop/kit/errors";
+import { LIST_PAGE } from "@fop/kit/paging";
 import { callOptions } from "@fop/kit/rpc/client";
 import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { errorResponses, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import {
   BulkDeleteQuery,
   IconIdParams,
+  LOAD_UNIT_TYPE_PAGE,
   LoadUnit,
   LoadUnitActionsParameter,
   LoadUnitIdParams,
@@ -65,10 +67,6 @@ export function parseStatuses(values: string[] | undefined): string[] | undefine
   return [...new Set(out)];
 }
 
-const page = (q: { size?: number; startAfterId?: string }) => ({
-  size: q.size ?? 25,
-  startAfterId: q.startAfterId ?? "",
-});
 const docs = (list: { documentJson: Uint8Array }[]) => list.map((x) => x.documentJson);
 
 export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
@@ -97,7 +95,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       const statuses = parseStatuses(q.statuses);
       const res = await lu.listLoadUnits(
         {
-          page: page(q),
+          page: listPage(q),
           pickJobRef: q.pickJobRef ?? "",
           statuses: statuses ?? [],
           statusesGiven: statuses !== undefined,
@@ -278,7 +276,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
     async (req, reply) => {
       const q = req.query as { size?: number; startAfterId?: string; facilityRefs?: string[] };
       const res = await lu.listStacks(
-        { page: page(q), facilityRefs: q.facilityRefs ?? [] },
+        { page: listPage(q), facilityRefs: q.facilityRefs ?? [] },
         callOptions(req.ctx),
       );
       return sendDocumentPage(reply, "stacks", docs(res.stacks), { total: Number(res.total) });
@@ -339,6 +337,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       creation: OperativeContainerTypeForCreation,
       update: OperativeContainerTypeForUpdate,
       listQuery: OperativeContainerTypeListQuery,
+      pageLimits: LIST_PAGE,
       listBody: OperativeContainerTypesResponse,
       /** OCT answers a list in an envelope; load unit types as a bare array. */
       sendList: (reply: FastifyReply, list: Uint8Array[], total: number) =>
@@ -358,6 +357,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       creation: LoadUnitTypeForCreation,
       update: LoadUnitTypePatchActions,
       listQuery: LoadUnitTypeListQuery,
+      pageLimits: LOAD_UNIT_TYPE_PAGE,
       listBody: { type: "array", items: LoadUnitType },
       sendList: (reply: FastifyReply, list: Uint8Array[]) => sendDocumentArray(reply, list),
     },
@@ -389,7 +389,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
         const res = await lu.listContainerTypes(
           {
             kind: k.kind,
-            page: page(q),
+            page: listPage(q, k.pageLimits),
             operativeType: q.operativeType ?? "",
             scannableIdentifier: q.scannableIdentifier ?? "",
             locale: q.locale ?? "",

@@ -2,6 +2,7 @@
  * Load unit, stack, operative container type and load unit type schemas, matching the reference
  * (LoadUnit, LoadUnitsForCreation, Stack, OperativeContainerType, LoadUnitType, ...).
  */
+import { LIST_PAGE, type PageLimits } from "@fop/kit/paging";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import {
   CustomAttributes,
@@ -9,6 +10,7 @@ import {
   DateTime,
   LocaleString,
   opt,
+  PageSizeQuery,
   RequestVersion,
 } from "../../schemas/common.ts";
 import {
@@ -130,9 +132,7 @@ export const LoadUnits = Type.Object(
 );
 
 export const LoadUnitListQuery = Type.Object({
-  size: opt(
-    Type.Integer({ minimum: 1, maximum: 500, default: 25, description: "number of loadUnits to show" }),
-  ),
+  size: PageSizeQuery(LIST_PAGE, "number of loadUnits to show"),
   startAfterId: opt(Type.String({ maxLength: 256, description: "all entities after given Id" })),
   pickJobRef: opt(
     Type.String({ minLength: 1, maxLength: 256, description: "query load units with the given pickJobRef" }),
@@ -246,7 +246,7 @@ export const StackResponse = Type.Object(
 );
 export const StackListQuery = Type.Object({
   startAfterId: opt(Type.String({ maxLength: 256, description: "entity to start after" })),
-  size: opt(Type.Integer({ minimum: 1, maximum: 500, default: 25 })),
+  size: PageSizeQuery(),
   facilityRefs: opt(
     Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
       maxItems: 50,
@@ -334,7 +334,7 @@ export const OperativeContainerTypesResponse = Type.Object(
 );
 export const OperativeContainerTypeListQuery = Type.Object({
   startAfterId: opt(Type.String({ maxLength: 256, description: "entity to start after" })),
-  size: opt(Type.Integer({ minimum: 1, maximum: 500, default: 25 })),
+  size: PageSizeQuery(),
   operativeType: opt(OperativeType),
   scannableIdentifier: opt(Type.String({ minLength: 1, maxLength: 256 })),
   locale: opt(Locale),
@@ -379,12 +379,12 @@ export const LoadUnitType = Type.Object(
   },
   { title: "LoadUnitType" },
 );
+/** The deprecated load unit type listing pages 10 by default (spec: "a page size, default 10"). */
+export const LOAD_UNIT_TYPE_PAGE: PageLimits = { default: 10, maximum: LIST_PAGE.maximum };
 export const LoadUnitTypeListQuery = Type.Object({
   locale: opt(Locale),
   startAfterId: opt(Type.String({ maxLength: 256 })),
-  size: opt(
-    Type.Integer({ minimum: 1, maximum: 500, default: 25, description: "number of entities to show" }),
-  ),
+  size: PageSizeQuery(LOAD_UNIT_TYPE_PAGE, "number of entities to show"),
 });
 export const LoadUnitTypeIdParams = Type.Object({ loadUnitTypeId: Id("ID of the load unit type") });
 export const IconIdParams = Type.Object({ iconId: Id("ID of the icon (the last segment of an iconUrl)") });

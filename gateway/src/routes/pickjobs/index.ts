@@ -4,7 +4,7 @@ import { invalid } from "@fop/kit/errors";
 import { callOptions } from "@fop/kit/rpc/client";
 import { PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { errorResponses, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { parseDocument, sendDocument, sendDocumentPage } from "../documents.ts";
 import { LoadUnit, LoadUnits } from "../loadunits/schemas.ts";
@@ -61,7 +61,7 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       const a = (k: string) => q[k] as string[] | undefined;
       const res = await picking.listPickJobs(
         {
-          page: { size: Number(q.size ?? 25), startAfterId: s("startAfterId") },
+          page: listPage(q as { size?: number; startAfterId?: string }),
           searchTerm: s("searchTerm"),
           carrierKeys: list(a("carrierKeys"), "carrierKeys"),
           startOrderDate: s("startOrderDate"),

@@ -8,7 +8,7 @@ import { ReasonAction } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance } from "fastify";
 import type { Lifecycle } from "../../plugins/types.ts";
-import { errorResponses, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { parseDocument, sendDocument } from "../documents.ts";
 import { Reason, ReasonForCreation, ReasonForModification, ReasonListQuery } from "./schemas.ts";
@@ -78,10 +78,7 @@ export function reasonRoutes(app: FastifyInstance, { clients, publicUrl }: Route
       },
       async (req) => {
         const q = req.query as { size?: number; startAfterId?: string };
-        const res = await returns.listReasons(
-          { action: k.action, page: { size: q.size ?? 25, startAfterId: q.startAfterId ?? "" } },
-          callOptions(req.ctx),
-        );
+        const res = await returns.listReasons({ action: k.action, page: listPage(q) }, callOptions(req.ctx));
         const docs = res.reasons.map((r) => parseDocument<object>(r.documentJson));
         return {
           reasons: docs,

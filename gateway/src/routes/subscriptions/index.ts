@@ -6,7 +6,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { EVENT_KINDS, PLATFORM_KIND_ALIASES } from "@fop/kit/event-kinds";
 import { callOptions } from "@fop/kit/rpc/client";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { errorResponses, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentPage } from "../documents.ts";
 import {
@@ -56,7 +56,7 @@ export function subscriptionRoutes(app: FastifyInstance, { clients, publicUrl }:
     },
     async (req, reply) => {
       const res = await notifications.listSubscriptions(
-        { size: (req.query as { size?: number }).size ?? 25 },
+        { size: listPage(req.query as { size?: number }).size },
         callOptions(req.ctx),
       );
       return sendDocumentPage(reply, "subscriptions", res.subscriptionsJson, { total: Number(res.total) });
@@ -142,7 +142,7 @@ export function subscriptionRoutes(app: FastifyInstance, { clients, publicUrl }:
     },
     async (req, reply) => {
       const res = await notifications.listDeadLetters(
-        { subscriptionId: idOf(req), size: (req.query as { size?: number }).size ?? 25 },
+        { subscriptionId: idOf(req), size: listPage(req.query as { size?: number }).size },
         callOptions(req.ctx),
       );
       return sendDocumentPage(reply, "deadLetters", res.deadLettersJson, { total: Number(res.total) });

@@ -4,7 +4,7 @@
  */
 import { SUBSCRIBABLE_EVENTS } from "@fop/kit/event-kinds";
 import { Type } from "@sinclair/typebox";
-import { DateTime, OneOf, opt } from "../../schemas/common.ts";
+import { DateTime, OneOf, opt, PageSizeQuery } from "../../schemas/common.ts";
 import { StringEnum } from "../pickjobs/schemas.ts";
 
 const CallbackHeader = Type.Object(
@@ -72,7 +72,7 @@ export const Subscriptions = Type.Object(
 );
 
 export const SubscriptionListQuery = Type.Object({
-  size: opt(Type.Integer({ minimum: 1, maximum: 500, default: 25, description: "Page size (default 25)" })),
+  size: PageSizeQuery(),
 });
 export const SubscriptionIdParams = Type.Object({ subscriptionId: Type.String({ maxLength: 256 }) });
 

@@ -1,5 +1,6 @@
 /** AuditService handlers. */
 import type { ConnectRouter } from "@connectrpc/connect";
+import { pageSize } from "@fop/kit/paging";
 import { pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
@@ -12,7 +13,7 @@ export function auditRoutes(deps: AuditDeps) {
     router.service(AuditService, {
       async listAudits(req, hctx) {
         const result = await listAudits(deps, requestContext(hctx), {
-          size: req.page?.size && req.page.size > 0 ? Math.min(req.page.size, 500) : 25,
+          size: pageSize(req.page?.size),
           startAfterId: req.page?.startAfterId ?? "",
           entityRef: req.entityRef,
           entityType: req.entityType,

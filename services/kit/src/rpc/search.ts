@@ -1,5 +1,6 @@
 import type { SearchRequest } from "@fop/proto/fop/common/v1/common_pb.js";
 import { SortDirection } from "@fop/proto/fop/common/v1/common_pb.js";
+import { pageSize } from "../paging.ts";
 import type { SearchPage, SearchParams } from "../search/keyset.ts";
 
 /** The common SearchRequest message -> the keyset runner's parameters. */
@@ -19,13 +20,14 @@ export function searchParams(req: SearchRequest | undefined): SearchParams {
     size: req.size || undefined,
     last: req.last || undefined,
     withTotal: req.withTotal,
+    startAfterId: req.startAfterId || undefined,
     withCursors: req.withCursors,
   };
 }
 
-/** A list endpoint's page (`size` 1..500, default 25; `startAfterId`) from its RPC message. */
+/** A list endpoint's page (`size` within LIST_PAGE, see paging.ts; `startAfterId`) from its RPC message. */
 export const listPage = (p: { size: number; startAfterId: string } | undefined) => ({
-  size: p?.size && p.size > 0 ? Math.min(p.size, 500) : 25,
+  size: pageSize(p?.size),
   startAfterId: p?.startAfterId ?? "",
 });
 

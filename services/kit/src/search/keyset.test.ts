@@ -109,3 +109,58 @@ describe("runSearch cursors", () => {
     });
   });
 });
+
+describe("runSearch startAfterId (the platform's deprecated paging)", () => {
+  describe.each([
+    ["id (no sort)", undefined],
+    ["name ASC", { field: "name", direction: "ASC" as const }],
+    ["name DESC", { field: "name", direction: "DESC" as const }],
+    ["created DESC", { field: "created", direction: "DESC" as const }],
+  ])("sorted by %s", (_, sort) => {
+    it("continues after, excluding, that row in the sort's order, as after with its cursor", async () => {
+      const all = await search({ sort, size: 250 });
+      expect(all.rows).toHaveLength(9);
+      for (const [i, row] of all.rows.entries()) {
+        const page = await search({ sort, startAfterId: row.id, size: 3 });
+        expect(ids(page.rows), `after row ${i}`).toEqual(ids(all.rows.slice(i + 1, i + 4)));
+        expect(page.pageInfo.hasPreviousPage).toBe(true);
+        expect(page.pageInfo.hasNextPage).toBe(i + 4 < all.rows.length);
+      }
+      // Combined with the query: the anchor itself need not match it.
+      const bs = await search({ sort, query: { name: { in: ["a", "b"] } }, size: 250 });
+      const anchor = all.rows.find((r) => r.name === null)!;
+      const rest = await search({ sort, query: { name: { in: ["a", "b"] } }, startAfterId: anchor.id });
+      const from = all.rows.indexOf(anchor);
+      expect(ids(rest.rows)).toEqual(ids(bs.rows).filter((id) => ids(all.rows).indexOf(id) > from));
+    });
+
+    it("the last row's id gives an empty page whose cursors continue from it", async () => {
+      const all = await search({ sort, size: 250 });
+      const page = await search({ sort, startAfterId: all.rows.at(-1)!.id });
+      expect(page.rows).toEqual([]);
+      expect(page.pageInfo.hasNextPage).toBe(false);
+      const again = await search({ sort, after: page.pageInfo.endCursor });
+      expect(again.rows).toEqual([]);
+    });
+  });
+
+  it("an id of no row of the tenant (unknown, another tenant's, no uuid) is a 400 naming startAfterId", async () => {
+    const other = await runSearch<Row>(db, "t2", resource, {}, { cursors });
+    for (const id of [newId(), other.rows[0]!.id, "x"]) {
+      await expect(search({ startAfterId: id })).rejects.toMatchObject({
+        code: "UNKNOWN_START_AFTER_ID",
+        field: "/startAfterId",
+      });
+    }
+  });
+
+  it("is forward paging: not with after, before or last", async () => {
+    const { rows } = await search({});
+    const c = (await search({ size: 1 })).pageInfo.endCursor;
+    for (const extra of [{ after: c }, { before: c }, { last: 2 }]) {
+      await expect(search({ startAfterId: rows[0]!.id, ...extra })).rejects.toMatchObject({
+        code: "INVALID_PAGINATION",
+      });
+    }
+  });
+});

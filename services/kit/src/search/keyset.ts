@@ -10,6 +10,7 @@ import { type Db, query as runSql } from "../db/sql.ts";
 import { readSnapshot } from "../db/tx.ts";
 import { invalid } from "../errors.ts";
 import { isUuid } from "../ids.ts";
+import { SEARCH_PAGE } from "../paging.ts";
 import type { CursorCodec, CursorData } from "./cursor.ts";
 import { checkAttributeKey, type QueryFields, translateQuery } from "./query.ts";
 import { SqlBuilder } from "./sql-builder.ts";
@@ -43,6 +44,11 @@ export interface SearchParams {
   size?: number | undefined;
   last?: number | undefined;
   withTotal?: boolean | undefined;
+  /**
+   * The platform's deprecated paging (use `after`): continue after, excluding, the entity with this
+   * id in the request's sort order, as `after` with that entity's cursor would. Forward only.
+   */
+  startAfterId?: string | undefined;
   /** Fill `pageInfo.cursors` (one cursor per row of the page, for GraphQL edges). */
   withCursors?: boolean | undefined;
 }
@@ -65,8 +71,6 @@ export interface SearchPage<R> {
   total?: number;
 }
 
-export const SEARCH_PAGE = { defaultSize: 20, maxSize: 250 } as const;
-
 const ID: SortSpec = { expr: "t.id", type: "uuid", nullable: false };
 const SORT_VALUE = "__sort_value";
 
@@ -77,12 +81,17 @@ function checkPaging(p: SearchParams): { backward: boolean; limit: number } {
   if (p.after && p.last) throw clash("last", "after");
   if (p.before && p.size) throw clash("size", "before");
   if (p.size && p.last) throw clash("last", "size");
+  if (p.startAfterId) {
+    if (p.after) throw clash("startAfterId", "after");
+    if (p.before) throw clash("startAfterId", "before");
+    if (p.last) throw clash("startAfterId", "last");
+  }
   const backward = Boolean(p.before || p.last);
-  const limit = (backward ? p.last : p.size) || SEARCH_PAGE.defaultSize;
-  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_PAGE.maxSize) {
+  const limit = (backward ? p.last : p.size) || SEARCH_PAGE.default;
+  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_PAGE.maximum) {
     throw invalid(
       "INVALID_PAGE_SIZE",
-      `${backward ? "last" : "size"} must be a whole number from 1 to ${SEARCH_PAGE.maxSize}.`,
+      `${backward ? "last" : "size"} must be a whole number from 1 to ${SEARCH_PAGE.maximum}.`,
       backward ? "/last" : "/size",
     );
   }
@@ -167,6 +176,39 @@ function cursorValue(v: unknown, spec: SortSpec): unknown {
   return v ?? null;
 }
 
+/**
+ * The cursor of `startAfterId`'s entity (in this tenant, whatever the query) for `sort`: as if the
+ * client had sent `after` with that entity's cursor. An id that is no entity of the tenant (another
+ * tenant's included, so nothing leaks) is a 400 naming the field, never a silent first page.
+ */
+async function startAfterCursor(
+  db: Db,
+  tenant: string,
+  res: SearchResource,
+  p: SearchParams,
+  sort: { key: string; dir: "ASC" | "DESC" },
+): Promise<CursorData> {
+  const id = p.startAfterId ?? "";
+  const unknown = () =>
+    invalid(
+      "UNKNOWN_START_AFTER_ID",
+      "startAfterId (deprecated: use after with pageInfo.endCursor) names no entity of this search.",
+      "/startAfterId",
+    );
+  if (!isUuid(id)) throw unknown();
+  // Its own builder: a map-valued sort builds its expression with bind parameters.
+  const b = new SqlBuilder();
+  const tenantParam = b.param(tenant, "text");
+  const idParam = b.param(id.toLowerCase(), "uuid");
+  const { spec } = resolveSort(res, p, b);
+  const [row] = await runSql<{ v: unknown }>(db, {
+    text: `SELECT ${spec.expr} AS v FROM ${res.table} t WHERE t.tenant_id = ${tenantParam} AND t.id = ${idParam}`,
+    params: b.params,
+  });
+  if (!row) throw unknown();
+  return { sort: sort.key, dir: sort.dir, value: cursorValue(row.v, spec), id: id.toLowerCase() };
+}
+
 export interface SearchOptions {
   /** The service's cursor codec (its cursors are signed with the service's secret). */
   cursors: CursorCodec;
@@ -193,7 +235,12 @@ export async function runSearch<R extends Record<string, unknown>>(
   const conditions = [`t.tenant_id = ${tenantParam}`, where];
   const rawCursor = backward ? p.before : p.after;
   const cursorField = backward ? "/before" : "/after";
-  if (rawCursor) {
+  // The deprecated startAfterId is `after` with its entity's cursor (checkPaging: forward only).
+  const anchor = p.startAfterId ? await startAfterCursor(db, tenant, res, p, sort) : undefined;
+  const anchorCursor = anchor ? opts.cursors.encode(anchor) : "";
+  if (anchor) {
+    conditions.push(keysetCondition(sort.spec, scanDir, anchor, b, "/startAfterId"));
+  } else if (rawCursor) {
     const c = opts.cursors.decode(rawCursor, cursorField);
     if (c.sort !== sort.key || c.dir !== sort.dir) {
       throw invalid(
@@ -229,10 +276,10 @@ export async function runSearch<R extends Record<string, unknown>>(
         })
       : "";
   const pageInfo: PageInfo = {
-    startCursor: cursorOf(page[0]) || rawCursor || "",
-    endCursor: cursorOf(page[page.length - 1]) || rawCursor || "",
+    startCursor: cursorOf(page[0]) || rawCursor || anchorCursor,
+    endCursor: cursorOf(page[page.length - 1]) || rawCursor || anchorCursor,
     hasNextPage: backward ? Boolean(p.before) : hasMore,
-    hasPreviousPage: backward ? hasMore : Boolean(p.after),
+    hasPreviousPage: backward ? hasMore : Boolean(p.after || anchor),
   };
   if (p.withCursors) pageInfo.cursors = page.map((r) => cursorOf(r));
   for (const r of page) delete r[SORT_VALUE];

@@ -1,6 +1,7 @@
 /** NotificationsService handlers: read the request context, call the use case, map the result. Nothing else. */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
+import { pageSize } from "@fop/kit/paging";
 import { pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { NotificationsService } from "@fop/proto/fop/notifications/v1/notifications_pb.js";
@@ -12,7 +13,6 @@ import * as subscriptions from "../usecases/subscriptions.ts";
 
 const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 const json = (doc: unknown) => Buffer.from(JSON.stringify(doc), "utf8");
-const size = (n: number, fallback: number) => (n > 0 ? Math.min(n, 500) : fallback);
 
 export function notificationRoutes(deps: NotificationsDeps) {
   return (router: ConnectRouter) =>
@@ -60,7 +60,7 @@ export function notificationRoutes(deps: NotificationsDeps) {
         for await (const data of deps.live(ctx.tenant, hctx.signal)) yield { documentJson: data };
       },
       async listSubscriptions(req, hctx) {
-        const r = await subscriptions.listTenantSubscriptions(deps, requestContext(hctx), size(req.size, 25));
+        const r = await subscriptions.listTenantSubscriptions(deps, requestContext(hctx), pageSize(req.size));
         return { subscriptionsJson: r.docs.map(json), total: BigInt(r.total) };
       },
       async createSubscription(req, hctx) {
@@ -84,7 +84,7 @@ export function notificationRoutes(deps: NotificationsDeps) {
           deps,
           requestContext(hctx),
           req.subscriptionId,
-          size(req.size, 25),
+          pageSize(req.size),
         );
         return { deadLettersJson: r.rows.map(json), total: BigInt(r.total) };
       },

@@ -191,6 +191,14 @@ export declare type SearchRequest = Message<"fop.common.v1.SearchRequest"> & {
    * @generated from field: bool with_cursors = 8;
    */
   withCursors: boolean;
+
+  /**
+   * Deprecated paging of the platform (use `after`): continue after, excluding, the entity with this
+   * id, in the request's sort order; forward only (not with after, before or last).
+   *
+   * @generated from field: string start_after_id = 9;
+   */
+  startAfterId: string;
 };
 
 /**
