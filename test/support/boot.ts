@@ -213,8 +213,8 @@ export async function bootSystem(
       EVENTS_STREAM_MAX_AGE_HOURS: "1",
       EVENTS_ACK_WAIT_MS: "3000",
       RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
-      // The facility registry picking and returns validate against.
-      ...(name === "picking" || name === "returns" || name === "notifications"
+      // The facility registry picking, returns, notifications and loadunits (stacks) validate against.
+      ...(name === "picking" || name === "returns" || name === "notifications" || name === "loadunits"
         ? { CATALOG_URL: services.catalog.rpcUrl }
         : {}),
       // Webhooks to local receivers (plain http, loopback) and retries fast enough for a test.
