@@ -3,11 +3,13 @@
  * point at: the route table (schemas, permissions, lifecycle) and thin handlers.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { invalid } from "@fop/kit/errors";
+import { AppError, invalid } from "@fop/kit/errors";
 import { callOptions } from "@fop/kit/rpc/client";
 import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { type AjvError, describeValidation } from "../../plugins/errors.ts";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
+import { bodyValidator } from "../../validation.ts";
 import type { RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import {
@@ -15,9 +17,11 @@ import {
   IconIdParams,
   LoadUnit,
   LoadUnitActionsParameter,
+  LoadUnitForPatch,
   LoadUnitIdParams,
   LoadUnitListQuery,
   LoadUnitPatch,
+  LoadUnitPatchActions,
   LoadUnits,
   LoadUnitsForCreation,
   LoadUnitType,
@@ -63,6 +67,22 @@ export function parseStatuses(values: string[] | undefined): string[] | undefine
       );
   }
   return [...new Set(out)];
+}
+
+/**
+ * The 400 for a PATCH body that is neither of the reference's forms: the first problem of the form
+ * it is meant as (LoadUnitPatchActions when it has `actions`, else a whole LoadUnit), naming the field.
+ */
+export function patchBodyError(body: unknown): AppError {
+  const asActions = typeof body === "object" && body !== null && "actions" in body;
+  const validate = bodyValidator(asActions ? LoadUnitPatchActions : LoadUnitForPatch);
+  const first = validate(structuredClone(body)) ? undefined : (validate.errors?.[0] as AjvError | undefined);
+  const form = asActions ? "LoadUnitPatchActions {version, actions}" : "a whole LoadUnit";
+  return new AppError("invalid", {
+    code: "VALIDATION_FAILED",
+    summary: "Invalid input.",
+    description: `${first ? describeValidation("body", first) : "body is invalid."} The body is LoadUnitPatchActions {version, actions} or a whole LoadUnit; this one was read as ${form}.`,
+  });
 }
 
 const page = (q: { size?: number; startAfterId?: string }) => ({
@@ -208,8 +228,12 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
         lifecycle: "deprecated",
         replacement: "/api/loadunits/{loadUnitId}/actions",
       },
+      // The anyOf's own error would name no field: patchBodyError names the first of the meant form.
+      attachValidation: true,
     },
     async (req, reply) => {
+      const failed = req.validationError;
+      if (failed) throw failed.validationContext === "body" ? patchBodyError(req.body) : failed;
       const { loadUnitId } = req.params as { loadUnitId: string };
       const res = await lu.patchLoadUnit(
         { id: loadUnitId, body: req.body as JsonObject },
