@@ -216,8 +216,8 @@ export async function bootSystem(
       // A developer's machine: the admin port's dead letters to this host's callers (an ADMIN_TOKEN
       // in serviceEnv takes over).
       ADMIN_LOOPBACK_TRUST: "true",
-      // The facility registry picking and returns validate against.
-      ...(name === "picking" || name === "returns" || name === "notifications"
+      // The facility registry picking, returns, notifications and loadunits (stacks) validate against.
+      ...(name === "picking" || name === "returns" || name === "notifications" || name === "loadunits"
         ? { CATALOG_URL: services.catalog.rpcUrl }
         : {}),
       // Webhooks to local receivers (plain http, loopback) and retries fast enough for a test.

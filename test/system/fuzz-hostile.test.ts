@@ -5,13 +5,17 @@
  * and dates beyond range, prototype-named keys, roles and tenants, absolute-form targets. Every
  * answer must be a 2xx/4xx with the platform's error body, in time; never a 5xx. FUZZ_SEED replays.
  */
+
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { type Fuzz, fuzz, FUZZ_SEED as SEED } from "../support/fuzz.ts";
 import {
   embeddedIPv4CallbackUrl,
+  ACTIVE_SVG_TEXT,
   HOSTILE_PATH_SEGMENTS,
   HOSTILE_STRINGS,
+  hostileSvg,
   hostileValue,
   jsonText,
   PROTOTYPE_NAMES,
@@ -37,6 +41,8 @@ let sys: System;
 let token: string;
 let operations: Operation[] = [];
 const ids: Record<string, string> = {};
+/** A load unit as read: the deprecated PATCH's whole-LoadUnit form. */
+let loadUnitDoc: Record<string, unknown> = {};
 /** Tokens whose roles, permissions or tenant are named like Object properties. */
 const hostileTokens: string[] = [];
 
@@ -165,6 +171,7 @@ beforeAll(async () => {
     iconId: oct.iconUrl.split("/").pop(),
     png,
   });
+  loadUnitDoc = unit;
   for (const roles of [
     ["constructor"],
     ["__proto__", "toString"],
@@ -248,7 +255,7 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
     "POST /api/loadunits": () => ({ loadUnits: [{ pickJobRefs: [ids.pickJobId], codes: ["LU"] }] }),
     "PATCH /api/loadunits/{loadUnitId}": () =>
       f.pick([
-        { version: 1, codes: ["X"] },
+        { ...loadUnitDoc, version: 1, codes: ["X"] },
         { version: 1, actions: [{ action: "ReplaceLoadUnitLineItems", loadUnitLineItems: [] }] },
       ]),
     "POST /api/loadunits/{loadUnitId}/actions": () => ({
@@ -262,16 +269,24 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
       allowedOperativeTypes: ["PICKING"],
     }),
     "PATCH /api/operativecontainertypes/{operativeContainerTypeId}": () => ({ version: 1, priority: 2 }),
-    "PUT /api/operativecontainertypes/{operativeContainerTypeId}/icon": () => ({
-      name: "i.png",
-      content: ids.png,
+    "PUT /api/operativecontainertypes/{operativeContainerTypeId}/icon": () =>
+      f.pick([
+        { name: "i.png", content: ids.png },
+        { name: "i.svg", content: hostileSvg(f) },
+      ]),
+    "POST /api/loadunittypes": () => ({
+      nameLocalized: { en_US: "T" },
+      ...(f.r() < 0.3 ? { icon: { name: "i.svg", content: hostileSvg(f) } } : {}),
     }),
-    "POST /api/loadunittypes": () => ({ nameLocalized: { en_US: "T" } }),
     "PATCH /api/loadunittypes/{loadUnitTypeId}": () => ({
       version: 1,
       actions: [{ action: "ModifyLoadUnitType", priority: 2 }],
     }),
-    "PUT /api/loadunittypes/{loadUnitTypeId}/icon": () => ({ name: "i.png", content: ids.png }),
+    "PUT /api/loadunittypes/{loadUnitTypeId}/icon": () =>
+      f.pick([
+        { name: "i.png", content: ids.png },
+        { name: "i.svg", content: hostileSvg(f) },
+      ]),
     "POST /api/carriers": () => ({
       key: f.pick(["CUSTOM_X", "GLS", "CUSTOM_HOSTILE"]),
       name: "C",
@@ -676,5 +691,16 @@ describe(`hostile fuzzing (seed ${SEED})`, () => {
     expect((await api("GET", `/api/categories/${created.body.id}`)).body.nameLocalized).toEqual({
       en_US: "still fine",
     });
+    // No icon with active content was stored (hostileSvg bodies went to every icon route).
+    const db = new pg.Client({ connectionString: sys.db.url });
+    await db.connect();
+    try {
+      const svgs = await db.query(
+        "select convert_from(content, 'UTF8') as text from loadunits.icon where media_type = 'image/svg+xml'",
+      );
+      expect(svgs.rows.filter((r: { text: string }) => ACTIVE_SVG_TEXT.test(r.text))).toEqual([]);
+    } finally {
+      await db.end();
+    }
   }, 600_000);
 });

@@ -3,11 +3,14 @@
  * deletes, a pick job's load units, stacks, operative container types, load unit types, icons):
  * each is answered with a 2xx/4xx and the platform's error body, never a 5xx. Bodies are valid
  * ones with one random change (`mutate`), so they get past the first check and into the deeper
- * ones. Seeded (FUZZ_SEED) so a failure can be replayed.
+ * ones; icons include SVGs with active content (hostileSvg), none of which may be stored. Seeded
+ * (FUZZ_SEED) so a failure can be replayed.
  */
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { type FuzzRequest, fuzz, FUZZ_SEED as SEED, sendAll } from "../support/fuzz.ts";
+import { ACTIVE_SVG_TEXT, hostileSvg } from "../support/hostile.ts";
 import { type System, startSystem } from "../support/system.ts";
 
 const PNG =
@@ -57,7 +60,8 @@ afterAll(() => sys?.close());
 
 describe(`fuzzing the load unit routes (seed ${SEED})`, () => {
   it("300 malformed requests, no 5xx", async () => {
-    const { int, pick, weird, mutate } = fuzz(SEED, [jobId, unit.id, stackId, oct.id, lut.id]);
+    const f = fuzz(SEED, [jobId, unit.id, stackId, oct.id, lut.id]);
+    const { int, pick, weird, mutate } = f;
     const idLike = () =>
       pick([
         unit.id,
@@ -120,7 +124,7 @@ describe(`fuzzing the load unit routes (seed ${SEED})`, () => {
                     },
                   ],
                 },
-                { version: int(4), codes: ["P"], stackRef: stackId },
+                { ...unit, version: int(4), codes: ["P"], stackRef: stackId },
               ]),
             ),
           };
@@ -188,7 +192,10 @@ describe(`fuzzing the load unit routes (seed ${SEED})`, () => {
           return {
             method: "PUT",
             path: `/api/${pick(["operativecontainertypes", "loadunittypes"])}/${pick([oct.id, lut.id, idLike()])}/icon`,
-            body: mutate({ name: "i.png", content: pick([PNG, PNG.slice(0, 20), "PHN2Zz48L3N2Zz4=", ""]) }),
+            body: mutate({
+              name: pick(["i.png", "i.svg"]),
+              content: pick([PNG, PNG.slice(0, 20), "PHN2Zz48L3N2Zz4=", "", hostileSvg(f), hostileSvg(f)]),
+            }),
           };
         default:
           return {
@@ -214,5 +221,16 @@ describe(`fuzzing the load unit routes (seed ${SEED})`, () => {
     const after = await api("POST", "/api/loadunits", { loadUnits: [{ pickJobRefs: [jobId] }] });
     expect(after.status, after.text).toBe(201);
     expect((await api("GET", `/api/loadunits/${after.body[0].id}`)).status).toBe(200);
+    // No icon with active content was stored.
+    const db = new pg.Client({ connectionString: sys.db.url });
+    await db.connect();
+    try {
+      const svgs = await db.query(
+        "select convert_from(content, 'UTF8') as text from loadunits.icon where media_type = 'image/svg+xml'",
+      );
+      expect(svgs.rows.filter((r: { text: string }) => ACTIVE_SVG_TEXT.test(r.text))).toEqual([]);
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -312,7 +312,10 @@ describe("changing", () => {
     });
     expect(stale.status).toBe(409);
     expect(stale.body[0]).toMatchObject({ requestVersion: 1, version: 2 });
+    // The second form: a whole LoadUnit (as read), with what it changes.
+    const current = (await api("GET", `/api/loadunits/${unit!.id}`)).body;
     const partial = await api("PATCH", `/api/loadunits/${unit!.id}`, {
+      ...current,
       version: 2,
       codes: ["NEW"],
       status: "OBSOLETE",
@@ -325,10 +328,71 @@ describe("changing", () => {
       facilityRef: facilityId,
       version: 3,
     });
-    expect((await api("PATCH", `/api/loadunits/${unit!.id}`, { version: 3, stackRef: UNKNOWN })).status).toBe(
-      400,
-    );
-    expect((await api("PATCH", `/api/loadunits/${UNKNOWN}`, { version: 1, codes: [] })).status).toBe(404);
+    const onUnknownStack = await api("PATCH", `/api/loadunits/${unit!.id}`, {
+      ...partial.body,
+      stackRef: UNKNOWN,
+    });
+    expect(onUnknownStack.status).toBe(400);
+    expect(onUnknownStack.body[0].code).toBe("STACK_NOT_FOUND");
+    expect(
+      (await api("PATCH", `/api/loadunits/${UNKNOWN}`, { ...partial.body, id: UNKNOWN, version: 1 })).status,
+    ).toBe(404);
+  });
+
+  it("the deprecated PATCH takes only LoadUnitPatchActions or a whole LoadUnit: else a 400 naming the field, and nothing changes", async () => {
+    const job = await pickJob();
+    const [unit] = await createUnits([
+      { pickJobRefs: [job.id], codes: ["C"], loadUnitLineItems: [lineItem] },
+    ]);
+    const item = { id: "L1", article: { tenantArticleId: "B-2", title: "Coffee" } };
+    const refused: [string, Record<string, unknown>, RegExp][] = [
+      [
+        "a misspelled action",
+        { version: 1, actions: [{ action: "ReplaceLoadUnitLineItem", loadUnitLineItems: [item] }] },
+        /actions\/0\/action/,
+      ],
+      [
+        "line items without id",
+        {
+          version: 1,
+          actions: [{ action: "ReplaceLoadUnitLineItems", loadUnitLineItems: [{ article: item.article }] }],
+        },
+        /actions\/0\/loadUnitLineItems\/0 .*"id"/,
+      ],
+      [
+        "actions without version",
+        { actions: [{ action: "ReplaceLoadUnitLineItems", loadUnitLineItems: [item] }] },
+        /"version"/,
+      ],
+      ["loose fields without version", { codes: ["X"] }, /"id"/],
+      ["loose fields with a version", { version: 1, codes: ["X"], customAttributes: { a: 1 } }, /"id"/],
+      ["a whole LoadUnit without version", { ...unit, version: undefined, codes: ["X"] }, /"version"/],
+      ["a whole LoadUnit without status", { ...unit, status: undefined, codes: ["X"] }, /"status"/],
+      [
+        "a whole LoadUnit with actions",
+        { ...unit, codes: ["X"], actions: [{ action: "Replace", loadUnitLineItems: [] }] },
+        /actions\/0\/action/,
+      ],
+    ];
+    for (const [what, body, field] of refused) {
+      const res = await api("PATCH", `/api/loadunits/${unit!.id}`, body);
+      expect(res.status, `${what}: ${res.text}`).toBe(400);
+      expect(res.body[0].description, what).toMatch(field);
+    }
+    expect((await api("GET", `/api/loadunits/${unit!.id}`)).body).toEqual(unit);
+
+    const whole = await api("PATCH", `/api/loadunits/${unit!.id}`, { ...unit, codes: ["X"] });
+    expect(whole.status, whole.text).toBe(200);
+    expect(whole.body).toMatchObject({
+      version: 2,
+      codes: ["X"],
+      loadUnitLineItems: unit!.loadUnitLineItems,
+    });
+    conformant("LoadUnit", whole.body);
+    const otherId = await api("PATCH", `/api/loadunits/${unit!.id}`, { ...whole.body, id: UNKNOWN });
+    expect(otherId.status).toBe(400);
+    expect(otherId.body[0].code).toBe("ID_MISMATCH");
+    expect((await api("GET", `/api/loadunits/${unit!.id}`)).body.version).toBe(2);
   });
 
   it("UPDATE_LOAD_UNIT_LINE_ITEM_RECORDABLE_ATTRIBUTES updates by attribute id on the named version", async () => {
@@ -392,6 +456,31 @@ describe("stacks", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body[0].code).toBe("STACK_NOT_FOUND");
+  });
+});
+
+describe("stacks name facilities of the tenant", () => {
+  it("facilityRefs naming another tenant's facility, no facility or a URN: 400 FACILITY_NOT_FOUND, nothing created", async () => {
+    const before = (await api("GET", "/api/stacks?size=500")).body.total;
+    for (const ref of [otherFacilityId, "not-a-facility", "urn:fft:facility:tenantFacilityId:S1", UNKNOWN]) {
+      const res = await api("POST", "/api/stacks", { facilityRefs: [facilityId, ref], processRefs: [] });
+      expect(res.status, `${ref}: ${res.text}`).toBe(400);
+      expect(res.body[0].code).toBe("FACILITY_NOT_FOUND");
+      expect(res.body[0].description).toMatch(/^facilityRefs\/1: /);
+    }
+    expect((await api("GET", "/api/stacks?size=500")).body.total).toBe(before);
+    const ok = await api("POST", "/api/stacks", { facilityRefs: [facilityId, facility2Id], processRefs: [] });
+    expect(ok.status, ok.text).toBe(201);
+    expect(ok.body.facilityRefs).toEqual([facilityId, facility2Id]);
+  });
+
+  it("a load unit on no stack: 404 that says so (not 'No stack with id \"of load unit ...\"')", async () => {
+    const job = await pickJob();
+    const [loose] = await createUnits([{ pickJobRefs: [job.id] }]);
+    const res = await api("GET", `/api/loadunits/${loose!.id}/stack`);
+    expect(res.status).toBe(404);
+    expect(res.body[0].code).toBe("STACK_NOT_FOUND");
+    expect(res.body[0].description).toBe(`Load unit "${loose!.id}" is on no stack.`);
   });
 });
 
@@ -464,6 +553,73 @@ describe("operative container types and load unit types", () => {
     expect((await other("GET", replaced.body.iconUrl)).status).toBe(404);
   });
 
+  it("SVG icons with active content are refused (400 ICON_ACTIVE_CONTENT naming the field); inert ones are served sandboxed", async () => {
+    const ns = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"';
+    const b64 = (text: string) => Buffer.from(text).toString("base64");
+    const active = [
+      `<svg ${ns}><script>alert(document.cookie)</script></svg>`,
+      `<svg ${ns} onload="alert(1)"><rect/></svg>`,
+      `<svg ${ns}><a xlink:href="javascript:alert(1)"><rect/></a></svg>`,
+      `<svg ${ns}><image href="data:image/svg+xml;base64,${b64(`<svg ${ns} onload="alert(1)"/>`)}"/></svg>`,
+      `<svg ${ns}><foreignObject><iframe xmlns="http://www.w3.org/1999/xhtml" src="https://evil.example"/></foreignObject></svg>`,
+      `<svg ${ns}><use href="https://evil.example/sprite.svg#x"/></svg>`,
+      `<svg ${ns}><a><set attributeName="href" to="javascript:alert(1)"/><rect/></a></svg>`,
+      `<?xml-stylesheet href="https://evil.example/x.css"?><svg ${ns}/>`,
+    ];
+    const oct = await api("POST", "/api/operativecontainertypes", {
+      nameLocalized: { en_US: "Svg" },
+      allowedOperativeTypes: ["PICKING"],
+    });
+    const lut = await api("POST", "/api/loadunittypes", { nameLocalized: { en_US: "Svg" } });
+    for (const svg of active) {
+      for (const path of [
+        `/api/operativecontainertypes/${oct.body.id}/icon`,
+        `/api/loadunittypes/${lut.body.id}/icon`,
+      ]) {
+        const res = await api("PUT", path, { name: "x.svg", content: b64(svg) });
+        expect(res.status, `${svg}: ${res.text}`).toBe(400);
+        expect(res.body[0]).toMatchObject({ code: "ICON_ACTIVE_CONTENT" });
+      }
+      const created = await api("POST", "/api/operativecontainertypes", {
+        nameLocalized: { en_US: "Svg" },
+        allowedOperativeTypes: ["PICKING"],
+        icon: { name: "x.svg", content: b64(svg) },
+      });
+      expect(created.status, svg).toBe(400);
+      expect(created.body[0].code).toBe("ICON_ACTIVE_CONTENT");
+      expect(created.body[0].description).toMatch(/The SVG icon holds /);
+    }
+    expect((await api("GET", `/api/operativecontainertypes/${oct.body.id}`)).body).not.toHaveProperty(
+      "iconUrl",
+    );
+
+    const inert = `<svg ${ns} viewBox="0 0 10 10"><defs><linearGradient id="g"/></defs><rect width="10" height="10" fill="url(#g)"/></svg>`;
+    const ok = await api("PUT", `/api/operativecontainertypes/${oct.body.id}/icon`, {
+      name: "ok.svg",
+      content: b64(inert),
+    });
+    expect(ok.status, ok.text).toBe(201);
+    const served = await api("GET", ok.body.iconUrl);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    expect(served.headers.get("x-content-type-options")).toBe("nosniff");
+    const csp = served.headers.get("content-security-policy") ?? "";
+    expect(csp).toMatch(/(^|;\s*)sandbox(;|$)/);
+    expect(csp).toMatch(/default-src 'none'/);
+
+    // Nothing with active content was stored, by any route.
+    const db = new pg.Client({ connectionString: sys.db.url });
+    await db.connect();
+    try {
+      const stored = await db.query(
+        "select encode(content, 'escape') as text from loadunits.icon where media_type = 'image/svg+xml'",
+      );
+      expect(stored.rows.map((r: { text: string }) => r.text)).toEqual([inert]);
+    } finally {
+      await db.end();
+    }
+  });
+
   it("load unit types (deprecated): create with an icon, bare-array list, ModifyLoadUnitType, Deprecation header", async () => {
     const created = await api("POST", "/api/loadunittypes", {
       nameLocalized: { en_US: "Bag" },
@@ -528,7 +684,9 @@ describe("tenancy and events", () => {
     });
     expect((await other("GET", `/api/pickjobs/${job.id}/loadunits`)).status).toBe(404);
     expect((await other("POST", `/api/pickjobs/${job.id}/loadunits`, { codes: ["x"] })).status).toBe(404);
-    expect((await other("PATCH", `/api/loadunits/${id}`, { version: 1, codes: [] })).status).toBe(404);
+    expect((await other("PATCH", `/api/loadunits/${id}`, { ...unit, version: 1, codes: [] })).status).toBe(
+      404,
+    );
     expect(
       (
         await other("POST", `/api/loadunits/${id}/actions`, {

@@ -7,6 +7,7 @@ import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { AddressSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { env } from "./config.ts";
 import type { RequestContext } from "./context.ts";
+import { invalid } from "./errors.ts";
 import { existenceCheck, found } from "./registry.ts";
 import type { RpcCredentials } from "./rpc/auth.ts";
 import { callOptions, createRpcClient } from "./rpc/client.ts";
@@ -26,6 +27,28 @@ export interface Facilities {
   exists(ctx: RequestContext, facilityId: string): Promise<boolean>;
   /** The facility's address as the REST API shows it (FacilityAddress); undefined: no such facility or no address. */
   address(ctx: RequestContext, facilityId: string): Promise<JsonObject | undefined>;
+}
+
+/**
+ * 400 FACILITY_NOT_FOUND naming the first of `refs` the tenant does not have (another tenant's id,
+ * a malformed one, a URN: the catalog knows none of them by that id). `field` is the list's JSON
+ * pointer (`/facilityRefs`); the error names the entry (`/facilityRefs/2`). Asked all at once.
+ */
+export async function requireFacilities(
+  facilities: Pick<Facilities, "exists">,
+  ctx: RequestContext,
+  refs: readonly string[],
+  field: string,
+): Promise<void> {
+  const known = await Promise.all(refs.map((id) => facilities.exists(ctx, id)));
+  const i = known.indexOf(false);
+  if (i >= 0) {
+    throw invalid(
+      "FACILITY_NOT_FOUND",
+      `${field.slice(1)}/${i}: no facility with id ${JSON.stringify(refs[i])} exists.`,
+      `${field}/${i}`,
+    );
+  }
 }
 
 export function catalogFacilities(

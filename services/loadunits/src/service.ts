@@ -1,6 +1,10 @@
-/** The loadunits service as the kit runs it: RPC, the pick job projection's consumer. */
+/**
+ * The loadunits service as the kit runs it: RPC, the pick job projection's consumer; it asks picking
+ * for pick jobs its projection has not seen and the catalog whether a stack's facilities exist.
+ */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { env } from "@fop/kit/config";
+import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
 import type { RpcCredentials } from "@fop/kit/rpc/auth";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { ServiceModule } from "@fop/kit/service";
@@ -11,6 +15,7 @@ import { loadUnitRoutes } from "./rpc/routes.ts";
 import type { LoadUnitsDeps, PickJobSource } from "./usecases/deps.ts";
 
 const config = {
+  ...facilitiesConfig,
   PICKING_URL: env.string(
     "picking service Connect URL (pick jobs the projection has not seen yet)",
     "http://127.0.0.1:7102",
@@ -51,6 +56,7 @@ export const loadUnitsService: ServiceModule<LoadUnitsDeps, typeof config> = {
     db: base.db,
     outbox: base.outbox,
     pickJobs: pickingPickJobs(cfg.PICKING_URL, base.rpcCredentials),
+    facilities: catalogFacilities(cfg.CATALOG_URL, base.rpcCredentials, cfg.FACILITY_CACHE_TTL_MS),
     now: base.now,
     newId: base.newId,
     defaultLocale: cfg.DEFAULT_LOCALE,

@@ -22,7 +22,8 @@ const ctx = rpcContext;
 
 beforeAll(async () => {
   db = await createTestDatabase(inject("adminUrl"), [loadUnitsService]);
-  // Picking is not what these tests are about: every pick job exists, in every tenant, in one facility.
+  // Picking and the catalog are not what these tests are about: every pick job exists, in every
+  // tenant, in one facility, and so does every facility.
   const mod = {
     ...loadUnitsService,
     createDeps: async (...args: Parameters<typeof loadUnitsService.createDeps>) => ({
@@ -30,6 +31,7 @@ beforeAll(async () => {
       pickJobs: {
         fetch: async (_: unknown, id: string) => ({ id, facilityRef: FACILITY, status: "OPEN", version: 1 }),
       },
+      facilities: { exists: async () => true },
     }),
   };
   svc = await startTestService(mod, {

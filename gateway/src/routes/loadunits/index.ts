@@ -3,12 +3,14 @@
  * point at: the route table (schemas, permissions, lifecycle) and thin handlers.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { invalid } from "@fop/kit/errors";
+import { AppError, invalid } from "@fop/kit/errors";
 import { LIST_PAGE } from "@fop/kit/paging";
 import { callOptions } from "@fop/kit/rpc/client";
 import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { type AjvError, describeValidation } from "../../plugins/errors.ts";
 import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
+import { bodyValidator } from "../../validation.ts";
 import type { RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import {
@@ -17,9 +19,11 @@ import {
   LOAD_UNIT_TYPE_PAGE,
   LoadUnit,
   LoadUnitActionsParameter,
+  LoadUnitForPatch,
   LoadUnitIdParams,
   LoadUnitListQuery,
   LoadUnitPatch,
+  LoadUnitPatchActions,
   LoadUnits,
   LoadUnitsForCreation,
   LoadUnitType,
@@ -65,6 +69,22 @@ export function parseStatuses(values: string[] | undefined): string[] | undefine
       );
   }
   return [...new Set(out)];
+}
+
+/**
+ * The 400 for a PATCH body that is neither of the reference's forms: the first problem of the form
+ * it is meant as (LoadUnitPatchActions when it has `actions`, else a whole LoadUnit), naming the field.
+ */
+export function patchBodyError(body: unknown): AppError {
+  const asActions = typeof body === "object" && body !== null && "actions" in body;
+  const validate = bodyValidator(asActions ? LoadUnitPatchActions : LoadUnitForPatch);
+  const first = validate(structuredClone(body)) ? undefined : (validate.errors?.[0] as AjvError | undefined);
+  const form = asActions ? "LoadUnitPatchActions {version, actions}" : "a whole LoadUnit";
+  return new AppError("invalid", {
+    code: "VALIDATION_FAILED",
+    summary: "Invalid input.",
+    description: `${first ? describeValidation("body", first) : "body is invalid."} The body is LoadUnitPatchActions {version, actions} or a whole LoadUnit; this one was read as ${form}.`,
+  });
 }
 
 const docs = (list: { documentJson: Uint8Array }[]) => list.map((x) => x.documentJson);
@@ -206,8 +226,12 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
         lifecycle: "deprecated",
         replacement: "/api/loadunits/{loadUnitId}/actions",
       },
+      // The anyOf's own error would name no field: patchBodyError names the first of the meant form.
+      attachValidation: true,
     },
     async (req, reply) => {
+      const failed = req.validationError;
+      if (failed) throw failed.validationContext === "body" ? patchBodyError(req.body) : failed;
       const { loadUnitId } = req.params as { loadUnitId: string };
       const res = await lu.patchLoadUnit(
         { id: loadUnitId, body: req.body as JsonObject },

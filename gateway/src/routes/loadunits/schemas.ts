@@ -182,10 +182,30 @@ export const LoadUnitPatchActions = Type.Object(
   },
   { title: "LoadUnitPatchActions" },
 );
-/** The deprecated PATCH's second form: a partial load unit (only what it may change is declared). */
-export const LoadUnitPartial = Type.Object(
+/**
+ * The deprecated PATCH's second form: a whole LoadUnit, the reference's required fields required
+ * and `id` the path's. What it may change (codes, names, sizes, refs, line items) is changed; `status`,
+ * `facilityRef`, `pickJobRefs` and the timestamps are the service's. Nullable where null clears.
+ * Never a body with `actions` (that is the first form, checked as such).
+ */
+export const LoadUnitForPatch = Type.Object(
   {
-    version: opt(RequestVersion()),
+    id: Type.String({ minLength: 1, maxLength: 256, description: "The load unit's id (the path's)" }),
+    created: DateTime("Creation timestamp"),
+    lastModified: DateTime("Last modification timestamp"),
+    version: RequestVersion(),
+    facilityRef: Type.String({ description: "Not changed by a PATCH" }),
+    pickJobRefs: Type.Array(Type.String(), {
+      minItems: 1,
+      maxItems: 100,
+      description: "Not changed by a PATCH",
+    }),
+    nameLocalized: LocaleString,
+    status: Type.Union([Type.Literal("AVAILABLE"), Type.Literal("OBSOLETE")], {
+      description: "Not changed by a PATCH (DELETE sets OBSOLETE)",
+    }),
+    name: opt(Type.String()),
+    description: opt(Type.String()),
     codes: opt(Codes),
     customAttributes: opt(CustomAttributes),
     descriptionLocalized: opt(nullable(LocaleString)),
@@ -193,18 +213,25 @@ export const LoadUnitPartial = Type.Object(
     iconUrl: opt(nullable(Type.String())),
     loadUnitLineItems: opt(Type.Array(LoadUnitLineItem, { maxItems: 100 })),
     loadUnitTypeRef: opt(nullable(Type.String())),
-    nameLocalized: opt(LocaleString),
     operativeContainerTypeRef: opt(nullable(Type.String())),
     operativeProcessRef: opt(nullable(Type.String({ minLength: 1 }))),
     stackRef: opt(nullable(Type.String())),
     storageLocationRef: opt(nullable(Type.String())),
     weightLimitInG: opt(nullable(Type.Number({ minimum: 1 }))),
   },
-  { title: "LoadUnit", description: "A partial load unit: the fields it gives are changed." },
+  {
+    title: "LoadUnit",
+    description: "A whole LoadUnit: the fields it may change are changed.",
+    not: { required: ["actions"] },
+  },
 );
-export const LoadUnitPatch = Type.Union([LoadUnitPatchActions, LoadUnitPartial], {
+/**
+ * The reference's anyOf. A body with `actions` is LoadUnitPatchActions, any other a whole LoadUnit;
+ * the route reports the first problem of that form (patchBodyError), not "must match a schema in anyOf".
+ */
+export const LoadUnitPatch = Type.Union([LoadUnitPatchActions, LoadUnitForPatch], {
   description:
-    "LoadUnitPatchActions (deprecated: use POST /api/loadunits/{loadUnitId}/actions) or a partial LoadUnit.",
+    "LoadUnitPatchActions (deprecated: use POST /api/loadunits/{loadUnitId}/actions) or a whole LoadUnit. Both name the version they change.",
 });
 
 export const LoadUnitActionsParameter = Type.Object(

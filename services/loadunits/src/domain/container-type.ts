@@ -5,6 +5,7 @@
  */
 import { invalid } from "@fop/kit/errors";
 import { localizeNameAndDescription } from "./locale.ts";
+import { checkSvgIcon } from "./svg-icon.ts";
 import type { ChangeContext, ContainerType, ContainerTypeKind, JsonObject } from "./types.ts";
 
 const OCT_FIELDS = [
@@ -137,7 +138,8 @@ export interface Icon {
 
 /**
  * A NamedFile ({name, content: base64}) checked as an icon: valid base64, not empty, at most
- * `maxBytes` decoded, and a PNG, JPEG, GIF, WebP or SVG image by its content.
+ * `maxBytes` decoded, and a PNG, JPEG, GIF, WebP or SVG image by its content; an SVG without active
+ * content (svg-icon.ts).
  */
 export function checkIcon(file: { name?: unknown; content?: unknown }, maxBytes: number, field = ""): Icon {
   const name = typeof file.name === "string" ? file.name : "";
@@ -166,6 +168,7 @@ export function checkIcon(file: { name?: unknown; content?: unknown }, maxBytes:
       `${field}/content`,
     );
   }
+  if (mediaType === "image/svg+xml") checkSvgIcon(content, `${field}/content`);
   return { fileName: name, mediaType, content };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  checkLoadUnitPatch,
   createLoadUnit,
   localizeLoadUnit,
   obsoleteLoadUnit,
@@ -155,6 +156,51 @@ describe("PATCH", () => {
       name: "Crate",
     });
     expect(next).not.toHaveProperty("stackRef");
+  });
+
+  it("a body is LoadUnitPatchActions or a whole LoadUnit, with a version: else a 400 naming the field", () => {
+    const whole = { ...unit(), version: 1 } as unknown as Record<string, unknown>;
+    const replace = (loadUnitLineItems: unknown[]) => ({
+      action: "ReplaceLoadUnitLineItems",
+      loadUnitLineItems,
+    });
+    const item = { id: "L", article: { tenantArticleId: "B", title: "U" } };
+    const cases: [string, Record<string, unknown>, string | undefined][] = [
+      ["actions", { version: 1, actions: [replace([item])] }, undefined],
+      ["actions, no version", { actions: [replace([item])] }, "/version"],
+      [
+        "a misspelled action",
+        { version: 1, actions: [{ ...replace([]), action: "ReplaceLoadUnitLineItem" }] },
+        "/actions/0/action",
+      ],
+      [
+        "a line item without id",
+        { version: 1, actions: [replace([item]), replace([{ article: item.article }])] },
+        "/actions/1/loadUnitLineItems/0/id",
+      ],
+      [
+        "no line items",
+        { version: 1, actions: [{ action: "ReplaceLoadUnitLineItems" }] },
+        "/actions/0/loadUnitLineItems",
+      ],
+      ["empty actions", { version: 1, actions: [] }, "/actions"],
+      ["a whole load unit", { ...whole, codes: ["N"] }, undefined],
+      ["loose fields", { codes: ["N"] }, "/id"],
+      ["loose fields with a version", { version: 1, codes: ["N"] }, "/id"],
+      ["a whole load unit without version", { ...whole, version: undefined }, "/version"],
+      ["a whole load unit without status", { ...whole, status: undefined }, "/status"],
+      ["another unit's id", { ...whole, id: "u2" }, "/id"],
+      [
+        "a whole load unit, a line item without id",
+        { ...whole, loadUnitLineItems: [{ quantity: 1 }] },
+        "/loadUnitLineItems/0/id",
+      ],
+    ];
+    for (const [what, body, field] of cases) {
+      const run = () => checkLoadUnitPatch("u1", body as never);
+      if (field === undefined) expect(run, what).not.toThrow();
+      else expect(run, what).toThrow(expect.objectContaining({ kind: "invalid", field }));
+    }
   });
 
   it("an OBSOLETE unit cannot be changed (422)", () => {

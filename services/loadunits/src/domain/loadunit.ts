@@ -156,10 +156,98 @@ export const PATCHABLE_FIELDS = [
   "weightLimitInG",
 ] as const;
 
+/** The reference's required fields of a LoadUnit: the deprecated PATCH's second form must give them all. */
+export const LOAD_UNIT_REQUIRED_FIELDS = [
+  "id",
+  "created",
+  "lastModified",
+  "version",
+  "facilityRef",
+  "pickJobRefs",
+  "nameLocalized",
+  "status",
+] as const;
+
+/** The one action of the deprecated PATCH's LoadUnitPatchActions. */
+export const REPLACE_LINE_ITEMS = "ReplaceLoadUnitLineItems";
+
 /**
- * The deprecated PATCH: `{version, actions: [ReplaceLoadUnitLineItems...]}` replaces the line items
- * (the last action wins); any other body is a partial load unit whose PATCHABLE_FIELDS are set
- * (null clears an optional field) and whose line items, if given, replace the old ones.
+ * The deprecated PATCH's body is one of the reference's two forms, checked before anything is read:
+ * `LoadUnitPatchActions` (it has `actions`: 1-100 ReplaceLoadUnitLineItems, each line item with its
+ * `id`) or a whole `LoadUnit` (every field the reference requires, `id` the path's). Both name the
+ * `version` they change. Anything else is a 400 naming the field, so a misspelled action or a body
+ * of loose fields is never taken for a change that changes nothing.
+ */
+export function checkLoadUnitPatch(id: string, body: JsonObject): void {
+  if (body.actions !== undefined) {
+    const actions = body.actions;
+    if (!Array.isArray(actions) || actions.length === 0 || actions.length > 100) {
+      throw invalid(
+        "INVALID_ACTIONS",
+        "actions must list 1 to 100 ReplaceLoadUnitLineItems actions.",
+        "/actions",
+      );
+    }
+    actions.forEach((a, i) => {
+      const action = obj(a);
+      if (action?.action !== REPLACE_LINE_ITEMS) {
+        throw invalid(
+          "UNKNOWN_ACTION",
+          `actions/${i}/action must be ${REPLACE_LINE_ITEMS}, not ${JSON.stringify(action?.action ?? null)}.`,
+          `/actions/${i}/action`,
+        );
+      }
+      checkLineItemIds(action.loadUnitLineItems, `/actions/${i}/loadUnitLineItems`, true);
+    });
+  } else {
+    for (const k of LOAD_UNIT_REQUIRED_FIELDS) {
+      if (body[k] === undefined || body[k] === null) {
+        throw invalid(
+          "REQUIRED",
+          `${k} is required: the body is LoadUnitPatchActions {version, actions} or a whole LoadUnit.`,
+          `/${k}`,
+        );
+      }
+    }
+    if (body.id !== id) {
+      throw invalid(
+        "ID_MISMATCH",
+        `id ${JSON.stringify(body.id)} is not the load unit's id ${JSON.stringify(id)}.`,
+        "/id",
+      );
+    }
+    if (body.loadUnitLineItems !== undefined && body.loadUnitLineItems !== null)
+      checkLineItemIds(body.loadUnitLineItems, "/loadUnitLineItems", false);
+  }
+  if (typeof body.version !== "number" || !Number.isInteger(body.version)) {
+    throw invalid("VERSION_REQUIRED", "version must be the load unit's current version.", "/version");
+  }
+}
+
+/** Replacement line items: a list (of at most 100) whose every entry names its `id`. */
+function checkLineItemIds(v: Json | undefined, field: string, required: boolean): void {
+  if (!Array.isArray(v) || v.length > 100) {
+    if (!required && v === undefined) return;
+    throw invalid("INVALID_LINE_ITEMS", `${field.slice(1)} must be a list of at most 100 line items.`, field);
+  }
+  v.forEach((item, j) => {
+    const lineId = obj(item)?.id;
+    if (typeof lineId !== "string" || lineId === "") {
+      throw invalid(
+        "LINE_ITEM_ID_REQUIRED",
+        `${field.slice(1)}/${j}/id is required: replacement line items name their ids.`,
+        `${field}/${j}/id`,
+      );
+    }
+  });
+}
+
+/**
+ * The deprecated PATCH (a body {@link checkLoadUnitPatch} accepted): `{version, actions:
+ * [ReplaceLoadUnitLineItems...]}` replaces the line items (the last action wins); a whole load unit
+ * sets its PATCHABLE_FIELDS (null clears an optional field, an absent one stays) and its line items,
+ * if given, replace the old ones. id, status, facilityRef, pickJobRefs and the timestamps it carries
+ * are the service's and stay as they are.
  */
 export function patchLoadUnit(unit: LoadUnit, body: JsonObject, c: ChangeContext): LoadUnit {
   requireAvailable(unit);
@@ -167,8 +255,8 @@ export function patchLoadUnit(unit: LoadUnit, body: JsonObject, c: ChangeContext
   if (Array.isArray(body.actions)) {
     for (const a of body.actions) {
       const action = obj(a);
-      if (action?.action !== "ReplaceLoadUnitLineItems") {
-        throw invalid("UNKNOWN_ACTION", "Each action must be ReplaceLoadUnitLineItems.", "/actions");
+      if (action?.action !== REPLACE_LINE_ITEMS) {
+        throw invalid("UNKNOWN_ACTION", `Each action must be ${REPLACE_LINE_ITEMS}.`, "/actions");
       }
       next.loadUnitLineItems = replacementItems(action.loadUnitLineItems);
     }
@@ -177,7 +265,8 @@ export function patchLoadUnit(unit: LoadUnit, body: JsonObject, c: ChangeContext
       if (body[k] === null && k !== "customAttributes") delete next[k];
       else if (body[k] !== undefined) next[k] = body[k];
     }
-    if (body.loadUnitLineItems !== undefined)
+    if (body.loadUnitLineItems === null) delete next.loadUnitLineItems;
+    else if (body.loadUnitLineItems !== undefined)
       next.loadUnitLineItems = replacementItems(body.loadUnitLineItems);
   }
   return localizeLoadUnit(next as unknown as LoadUnit, undefined, c.defaultLocale);

@@ -1,6 +1,7 @@
 import type { RequestContext } from "@fop/kit/context";
 import type { SqlPool } from "@fop/kit/db/sql";
 import type { Outbox } from "@fop/kit/events/outbox";
+import type { Facilities } from "@fop/kit/facilities";
 import type { PickJobRef } from "../db/rows.ts";
 
 /** Picking's answer for one pick job, asked only when the projection has not seen it (RPC). */
@@ -14,6 +15,8 @@ export interface LoadUnitsDeps {
   db: SqlPool;
   outbox: Outbox;
   pickJobs: PickJobSource;
+  /** The catalog's facility registry: a stack's facilityRefs must name facilities of the tenant. */
+  facilities: Pick<Facilities, "exists">;
   now: () => Date;
   newId: () => string;
   /** Locale whose names fill `name`/`description` when a request names none or one a map lacks. */

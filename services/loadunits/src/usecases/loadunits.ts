@@ -3,7 +3,7 @@
 import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { inTransaction } from "@fop/kit/db/tx";
-import { invalid, notFound } from "@fop/kit/errors";
+import { AppError, invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { requireCurrentVersion } from "@fop/kit/validation";
 import {
@@ -20,6 +20,7 @@ import {
   updateLoadUnits,
 } from "../db/rows.ts";
 import {
+  checkLoadUnitPatch,
   createLoadUnit,
   localizeLoadUnit,
   obsoleteLoadUnit,
@@ -330,19 +331,19 @@ export async function deleteLoadUnits(
   });
 }
 
-/** The deprecated PATCH /api/loadunits/{id}. */
+/** The deprecated PATCH /api/loadunits/{id}: a checked body (400 first), then the named version (409). */
 export async function patchLoadUnit(
   deps: LoadUnitsDeps,
   ctx: RequestContext,
   id: string,
   body: JsonObject,
 ): Promise<LoadUnit> {
+  checkLoadUnitPatch(id, body);
   if (typeof body.stackRef === "string") await requireStack(deps, ctx, body.stackRef, "");
   await referencedType(deps, ctx, body, "");
   return inTransaction(deps.db, async (db) => {
     const unit = await requireLoadUnit(db, ctx, id, true);
-    if (Array.isArray(body.actions) || body.version !== undefined)
-      requireCurrentVersion("load unit", unit, body.version);
+    requireCurrentVersion("load unit", unit, body.version);
     const next = patch(unit, body, changeContext(deps));
     await updateLoadUnits(db, ctx.tenant, [next]);
     await deps.outbox.record(db, ctx, [loadUnitEvent("LOAD_UNIT_UPDATED", next)]);
@@ -374,10 +375,15 @@ export async function getLoadUnitStack(deps: LoadUnitsDeps, ctx: RequestContext,
     unit.stackRef && isUuid(unit.stackRef)
       ? await loadStackJson(deps.db, ctx.tenant, unit.stackRef)
       : undefined;
-  if (!stack) {
-    throw notFound("stack", unit.stackRef ?? `of load unit ${id}`);
+  if (stack) return stack;
+  // notFound() says "No stack with id ..."; a unit on no stack has no id to name.
+  if (!unit.stackRef) {
+    throw new AppError("not_found", {
+      code: "STACK_NOT_FOUND",
+      description: `Load unit ${JSON.stringify(id)} is on no stack.`,
+    });
   }
-  return stack;
+  throw notFound("stack", unit.stackRef);
 }
 
 export { out as loadUnitOut };

@@ -2,18 +2,21 @@
 import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { invalid, notFound } from "@fop/kit/errors";
+import { requireFacilities } from "@fop/kit/facilities";
 import { isUuid } from "@fop/kit/ids";
 import { insertStackStatement, listStacks as listRows, loadStackJson, loadStacksJson } from "../db/rows.ts";
-import { createStack as create } from "../domain/stack.ts";
+import { createStack as create, requestedFacilityRefs } from "../domain/stack.ts";
 import type { JsonObject, Stack } from "../domain/types.ts";
 import { stackCreatedEvent } from "../events/loadunits.events.ts";
 import type { LoadUnitsDeps } from "./deps.ts";
 
+/** POST /api/stacks: every facilityRef must name a facility of the tenant (400 FACILITY_NOT_FOUND). */
 export async function createStack(
   deps: LoadUnitsDeps,
   ctx: RequestContext,
   body: JsonObject,
 ): Promise<Stack> {
+  await requireFacilities(deps.facilities, ctx, requestedFacilityRefs(body), "/facilityRefs");
   const stack = create(deps.newId(), body, { now: deps.now() });
   await deps.outbox.write(deps.db, ctx, insertStackStatement(ctx.tenant, stack), [stackCreatedEvent(stack)]);
   return stack;

@@ -2,6 +2,7 @@
 import type { RequestContext } from "@fop/kit/context";
 import { inTransaction } from "@fop/kit/db/tx";
 import { invalid, notFound } from "@fop/kit/errors";
+import { requireFacilities } from "@fop/kit/facilities";
 import { isUuid } from "@fop/kit/ids";
 import {
   insertJob,
@@ -17,19 +18,6 @@ import type { JsonObject } from "../domain/types.ts";
 import { JOB_ACTION_EVENTS, jobEvent } from "../events/returns.events.ts";
 import type { ReturnsDeps } from "./deps.ts";
 
-/** 400 naming the first facility the tenant does not have. */
-async function requireFacilities(deps: ReturnsDeps, ctx: RequestContext, refs: string[], field: string) {
-  const known = await Promise.all(refs.map((id) => deps.facilities.exists(ctx, id)));
-  const i = known.indexOf(false);
-  if (i >= 0) {
-    throw invalid(
-      "FACILITY_NOT_FOUND",
-      `${field.slice(1)}/${i}: no facility with id ${JSON.stringify(refs[i])} exists.`,
-      `${field}/${i}`,
-    );
-  }
-}
-
 /** POST /api/itemreturnjobs. */
 export async function createJob(
   deps: ReturnsDeps,
@@ -37,7 +25,7 @@ export async function createJob(
   body: JsonObject,
 ): Promise<ItemReturnJob> {
   const job = create(body, { now: deps.now(), newId: deps.newId, shortId: deps.newShortId });
-  await requireFacilities(deps, ctx, job.originFacilityRefs, "/originFacilityRefs");
+  await requireFacilities(deps.facilities, ctx, job.originFacilityRefs, "/originFacilityRefs");
   await inTransaction(deps.db, async (tx) => {
     await insertJob(tx, ctx.tenant, job);
     await deps.outbox.record(tx, ctx, [jobEvent("ITEM_RETURN_JOB_CREATED", job)]);
