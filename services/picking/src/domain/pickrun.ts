@@ -280,7 +280,7 @@ export function createPickRun(
   requireAtMost(
     input.pickJobRefs.length,
     rulesOf(ctx).maxPickJobsPerRun[pickRunType],
-    `pick jobs per ${pickRunType} pick run (the tenant's ${pickRunType === "batch" ? "batchPickingConfiguration" : "multiOrderPickingConfiguration"})`,
+    `pickJobRefs per ${pickRunType} pick run (the tenant's ${pickRunType === "batch" ? "batchPickingConfiguration" : "multiOrderPickingConfiguration"})`,
     "/pickJobRefs",
   );
   const byId = new Map(jobs.map((j) => [j.id, j]));
