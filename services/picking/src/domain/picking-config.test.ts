@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyPickJobAction } from "./lifecycle.ts";
+import { applyPickJobPatch } from "./patch.ts";
 import {
   DEFAULT_PICKING_CONFIGURATION,
   DEFAULT_PICKING_RULES,
@@ -175,6 +176,16 @@ describe("restartPickJobConfiguration", () => {
       ).toThrow(expect.objectContaining({ kind: "precondition", code: "RESTART_PICK_JOB_DISABLED" }));
     },
   );
+
+  it.each([
+    ["RestartPickJob", [{ action: "RestartPickJob" }]],
+    ["ModifyPickJob status IN_PROGRESS from CLOSED", [{ action: "ModifyPickJob", status: "IN_PROGRESS" }]],
+  ])("the deprecated PATCH's restart (%s) follows it too", (_name, actions) => {
+    expect(applyPickJobPatch(job("j", "CLOSED"), actions, ctx()).job.status).toBe("IN_PROGRESS");
+    expect(() =>
+      applyPickJobPatch(job("j", "CLOSED"), actions, ctx({ restartPickJobConfiguration: { active: false } })),
+    ).toThrow(expect.objectContaining({ code: "RESTART_PICK_JOB_DISABLED" }));
+  });
 
   it("leaves START (resuming a paused job) and RESET alone", () => {
     const off = ctx({ restartPickJobConfiguration: { active: false } });
