@@ -399,6 +399,15 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
       availableReturnReasons: [{ reasonLocalized: { en_US: "R" } }],
       availableItemConditions: [{ conditionLocalized: { en_US: "C" } }],
     }),
+    "PATCH /api/configurations/picking": () => ({
+      version: f.pick([0, 1]),
+      restartPickJobConfiguration: { active: f.pick([true, false]) },
+      batchPickingConfiguration: { maxAmountOfPickJobsForBatchPick: f.pick([1, 100]) },
+      pickingShortPickConfiguration: {
+        confirmationOnShortPick: true,
+        shortPickReasons: [{ reasonLocalized: { en_US: "R" }, active: true }],
+      },
+    }),
     "POST /api/facilitygroups": () => ({
       tenantFacilityGroupId: f.pick(["HOSTILE", "H2", "H3"]),
       nameLocalized: { en_US: "G" },

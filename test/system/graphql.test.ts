@@ -385,6 +385,32 @@ describe("root fields answer what REST answers", () => {
     expect(acted).toEqual(project(selectionFromRest("PickJob", jobAfter).tree, jobAfter));
   });
 
+  it("pickingConfiguration as GET /api/configurations/picking (the defaults, then after a PATCH)", async () => {
+    const call = () => rest(api, "GET", "/api/configurations/picking");
+    await sameAsRest(
+      q,
+      "query PickingConfig",
+      "pickingConfiguration",
+      {},
+      "PickingConfigurations",
+      await call(),
+    );
+    await rest(api, "PATCH", "/api/configurations/picking", {
+      version: (await call()).version,
+      scanningConfiguration: {
+        scanningType: "MUST_SCAN_EACH",
+        scanningRule: { values: [{ priority: 1, scanningRuleType: "ARTICLE" }] },
+      },
+      pickingShortPickConfiguration: {
+        confirmationOnShortPick: true,
+        shortPickReasons: [{ reasonLocalized: { en_US: "Broken" }, active: true }],
+      },
+    });
+    const patched = await call();
+    expect(patched.created).toBeDefined();
+    await sameAsRest(q, "query PickingConfig", "pickingConfiguration", {}, "PickingConfigurations", patched);
+  });
+
   it("loadUnit with stack and facility; loadUnits; stack with facilities; stacks; operativeContainerType(s)", async () => {
     const facilityRead = await rest(api, "GET", `/api/facilities/${facility.id}`);
     const stack = await rest(api, "POST", "/api/stacks", {

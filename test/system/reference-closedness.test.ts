@@ -22,6 +22,10 @@ const STRICTER_ON_PURPOSE: [RegExp, string][] = [
     /^POST \/api\/(categories|pickjobs|audits|facilitygroups|notifications)\/search body/,
     "search payloads, queries, filters and sorts: an unknown field or operator is a 400 (DESIGN.md)",
   ],
+  [
+    /^PATCH \/api\/configurations\/picking body/,
+    "the picking configuration governs behaviour: a misspelt sub-configuration or field would be dropped and silently change nothing",
+  ],
 ];
 
 /** Bodies the reference subset does not describe; their shape comes from elsewhere (said why). */

@@ -120,4 +120,39 @@ describe.skipIf(Boolean(referenceMissing))("responses conform to the reference s
     expect(errors.map((e) => e.status)).toEqual([401, 403, 404, 409, 400, 400]);
     for (const e of errors) valid("ApiError", e.body);
   });
+
+  it("PickingConfigurations: GET (defaults and stored), PATCH (201 and 200), and its errors", async () => {
+    const picking = sys.as(await sys.token("conform-picking"));
+    const path = "/api/configurations/picking";
+    valid("PickingConfigurations", (await picking("GET", path)).body);
+    const created = await picking("PATCH", path, {
+      version: 0,
+      scanningConfiguration: {
+        scanningType: "MUST_SCAN_FIRST",
+        rolesWithOverwritingScanningPermission: ["SUPERVISOR"],
+        scanningRule: { values: [{ priority: 0, scanningRuleType: "LOCATION" }] },
+      },
+      pickingShortPickConfiguration: {
+        confirmationOnShortPick: false,
+        shortPickReasons: [{ reasonLocalized: { en_US: "Broken" }, active: true }],
+      },
+      loadUnitAssignmentConfiguration: { pickJob: "DURING_PICKING", pickRun: "INACTIVE" },
+      pickingMethodsConfiguration: { defaultPickingMethod: "BATCH" },
+      scheduledPickJobReleaseConfiguration: { openPickJobLeadTimeInMinutes: 30 },
+      storageLocationAssignmentConfiguration: { storageLocationRequired: "SOME" },
+      takeOverPickJobConfiguration: { active: true },
+    });
+    expect(created.status, created.text).toBe(201);
+    valid("PickingConfigurations", created.body);
+    const updated = await picking("PATCH", path, { version: 1, domainStatusConfiguration: {} });
+    expect(updated.status, updated.text).toBe(200);
+    valid("PickingConfigurations", updated.body);
+    valid("PickingConfigurations", (await picking("GET", path)).body);
+    const errors = [
+      await picking("PATCH", path, { version: 1 }),
+      await picking("PATCH", path, { version: 2, nope: true }),
+    ];
+    expect(errors.map((e) => e.status)).toEqual([409, 400]);
+    for (const e of errors) valid("ApiError", e.body);
+  });
 });

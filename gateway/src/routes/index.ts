@@ -9,6 +9,7 @@ import { facilityGroupRoutes } from "./facilitygroups/index.ts";
 import { itemReturnRoutes } from "./itemreturns/index.ts";
 import { loadUnitRoutes } from "./loadunits/index.ts";
 import { notificationRoutes } from "./notifications/index.ts";
+import { pickingConfigurationRoutes } from "./pickingconfig/index.ts";
 import { pickJobRoutes } from "./pickjobs/index.ts";
 import { pickRunRoutes } from "./pickruns/index.ts";
 import { reasonRoutes } from "./reasons/index.ts";
@@ -21,6 +22,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   auditRoutes(app, deps);
   pickJobRoutes(app, deps);
   pickRunRoutes(app, deps);
+  pickingConfigurationRoutes(app, deps);
   loadUnitRoutes(app, deps);
   carrierRoutes(app, deps);
   reasonRoutes(app, deps);

@@ -454,6 +454,20 @@ export const EVENT_KINDS: readonly EventKind[] = [
     emittedBy: `the first item return write after which every line item of the job's item returns is decided (ACCEPTED, REJECTED or CANCELED), typically PATCH ${ITEM_RETURN}/returnedlineitems/{lineItemId}; once per job`,
   },
 
+  // picking: the picking configuration (one per tenant)
+  {
+    kind: "PICKING_CONFIGURATION_CREATED",
+    producer: "picking",
+    entityType: "PICKING_CONFIGURATION",
+    emittedBy: "PATCH /api/configurations/picking (the tenant's first)",
+  },
+  {
+    kind: "PICKING_CONFIGURATION_UPDATED",
+    producer: "picking",
+    entityType: "PICKING_CONFIGURATION",
+    emittedBy: "PATCH /api/configurations/picking (once one exists)",
+  },
+
   // returns: the return configuration (one per tenant)
   {
     kind: "RETURN_CONFIGURATION_CREATED",

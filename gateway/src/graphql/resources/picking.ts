@@ -2,7 +2,13 @@
 import { notFound } from "@fop/kit/errors";
 import { parseDocument } from "../../routes/documents.ts";
 import { LoadUnit } from "../../routes/loadunits/schemas.ts";
-import { PickJob, PickJobActionsParameter, PickJobSearchPayload } from "../../routes/pickjobs/schemas.ts";
+import { PICKING_SUB_CONFIGURATIONS, PickingConfigurations } from "../../routes/pickingconfig/schemas.ts";
+import {
+  PickJob,
+  PickJobActionsParameter,
+  PickJobSearchPayload,
+  pickLineItemProperties,
+} from "../../routes/pickjobs/schemas.ts";
 import { PickRun, PickRunActionsParameter } from "../../routes/pickruns/schemas.ts";
 import { defineConnection, searchArgs, searchRoot } from "../connections.ts";
 import { type GqlContext, loader, need, rpc } from "../context.ts";
@@ -41,6 +47,12 @@ export const picking: GraphModule = {
     t.outputType(PickJob);
     t.outputType(PickRun);
     t.outputType(LoadUnit);
+    // The scanning rule is the one type ScanningRuleConfiguration (a pick line's deprecated field has it too).
+    t.substitute(
+      PICKING_SUB_CONFIGURATIONS.scanningConfiguration.properties.scanningRule,
+      pickLineItemProperties.scanningRule,
+    );
+    t.outputType(PickingConfigurations);
     const pickJobs = defineConnection(t, "PickJob", "pick job");
     t.extend("PickJob", [
       `"The pick job's facility (FACILITY_READ)."\n  facility: Facility @semanticNonNull`,
@@ -55,6 +67,7 @@ export const picking: GraphModule = {
         `"A pick job by id (PICKJOB_READ)."\npickJob(id: ID!): PickJob @semanticNonNull`,
         `"Pick jobs, as POST /api/pickjobs/search (PICKJOB_READ)."\npickJobs(${searchArgs(t, PickJobSearchPayload, "PickJob")}): ${pickJobs} @semanticNonNull`,
         `"A pick run by id (PICKRUN_READ)."\npickRun(id: ID!): PickRun @semanticNonNull`,
+        `"The tenant's picking configuration, as GET /api/configurations/picking (CONFIG_READ): the defaults (version 0) until the first PATCH."\npickingConfiguration: PickingConfigurations @semanticNonNull`,
       ],
       mutation: [
         `"Runs one pick job action, as POST /api/pickjobs/{id}/actions (PICKJOB_WRITE); action.version must be the current one (else VERSION_CONFLICT)."\npickJobAction(id: ID!, action: ${t.input(PickJobActionsParameter, "PickJobActionsParameter")}): PickJob @semanticNonNull`,
@@ -64,6 +77,12 @@ export const picking: GraphModule = {
   },
   resolvers: {
     Query: {
+      pickingConfiguration: async (_: unknown, _a: Args, c: GqlContext) => {
+        need(c, "CONFIG_READ");
+        return parseDocument(
+          (await c.clients.picking.getPickingConfiguration({}, rpc(c))).configuration?.documentJson,
+        );
+      },
       pickJob: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "PICKJOB_READ");
         return parseDocument(

@@ -2,12 +2,13 @@ import { kitEventMigrations } from "@fop/kit/events/migrations";
 import type { MigrationObject } from "@mikro-orm/postgresql";
 import { M0001Initial } from "./migrations/m0001-initial.ts";
 import { M0002LastUserModification } from "./migrations/m0002-last-user-modification.ts";
+import { M0003PickingConfiguration } from "./migrations/m0003-picking-configuration.ts";
 
 /** The schema (and database role prefix) the picking service owns. */
 export const SCHEMA = "picking";
 
 /**
- * No ORM entities: the use cases read and write pick_job / pick_run with parameterised SQL
+ * No ORM entities: the use cases read and write pick_job / pick_run / picking_configuration with parameterised SQL
  * (db/rows.ts), a document plus derived columns, one statement per step.
  */
 export const entities = [];
@@ -17,4 +18,5 @@ export const migrations: MigrationObject[] = [
   ...kitEventMigrations,
   { name: "m0001-initial", class: M0001Initial },
   { name: "m0002-last-user-modification", class: M0002LastUserModification },
+  { name: "m0003-picking-configuration", class: M0003PickingConfiguration },
 ];

@@ -3,6 +3,7 @@
  * (`jobColumns`), recomputed on every write so filters and sorts never drift from the document.
  */
 import { type Db, query, type Sql } from "@fop/kit/db/sql";
+import type { PickingConfiguration } from "../domain/picking-config.ts";
 import type { JsonObject, PickJob, PickRun, RunLineSource } from "../domain/types.ts";
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
@@ -250,4 +251,42 @@ export async function loadRun(
   });
   const row = rows[0];
   return row ? { ...row.doc, lineSources: row.line_sources } : undefined;
+}
+
+// --- picking configuration (one per tenant) ---------------------------------------------------------
+
+export async function loadPickingConfiguration(
+  db: Db,
+  tenant: string,
+  forUpdate = false,
+): Promise<PickingConfiguration | undefined> {
+  const rows = await query<{ doc: PickingConfiguration }>(db, {
+    text: `select doc from picking_configuration where tenant_id = $1${forUpdate ? " for update" : ""}`,
+    params: [tenant],
+    prepare: true,
+  });
+  return rows[0]?.doc;
+}
+
+/** Inserts the tenant's configuration unless it has one (a concurrent first PATCH won); true when inserted. */
+export async function insertPickingConfigurationIfAbsent(
+  db: Db,
+  tenant: string,
+  c: PickingConfiguration,
+): Promise<boolean> {
+  const rows = await query(db, {
+    text: `insert into picking_configuration (tenant_id, version, doc) values ($1, $2, $3::jsonb)
+      on conflict (tenant_id) do nothing returning 1`,
+    params: [tenant, c.version, JSON.stringify(c)],
+    prepare: true,
+  });
+  return rows.length > 0;
+}
+
+export async function updatePickingConfiguration(db: Db, tenant: string, c: PickingConfiguration) {
+  await query(db, {
+    text: "update picking_configuration set version = $2, doc = $3::jsonb where tenant_id = $1",
+    params: [tenant, c.version, JSON.stringify(c)],
+    prepare: true,
+  });
 }

@@ -17,6 +17,7 @@
  *   IN_PROGRESS | PAUSED | PICKED | CLOSED | ABORTED -RESET-> OPEN (every pick undone)
  *   PAUSED | PICKED | CLOSED | ABORTED -RESTART-> IN_PROGRESS (picks kept, lines reopened)
  *   RESET and RESTART: 422 RESET_BLOCKED when the job's resetBlocked is set.
+ *   RESTART: 422 RESTART_PICK_JOB_DISABLED when the tenant's restartPickJobConfiguration is off.
  *
  * CANCELED, OBSOLETE, EXPIRED, REROUTED, REJECTED and RESTOWED are terminal: no client action leaves
  * them (the last four are set by platform processes). Whenever the status changes, subStatus is what
@@ -35,6 +36,7 @@ import {
   resetLine,
   splitSecondary,
 } from "./lines.ts";
+import { requireEnabled, rulesOf } from "./picking-config.ts";
 import { historyEntry, toAssignedUser } from "./pickjob.ts";
 import {
   type ActionContext,
@@ -238,6 +240,14 @@ export function transition(
 ): PickJobEventType {
   const t = TRANSITIONS[name];
   requireStatus(job, name, t.from);
+  if (name === "RESTART") {
+    requireEnabled(
+      rulesOf(ctx).restartPickJob,
+      "RESTART_PICK_JOB_DISABLED",
+      "Restarting a pick job",
+      "restartPickJobConfiguration",
+    );
+  }
   if (t.blockedByResetBlocked && job.resetBlocked) {
     throw precondition(
       "RESET_BLOCKED",

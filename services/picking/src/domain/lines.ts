@@ -5,7 +5,8 @@
  *
  * Rules:
  * - `picked` sets the line's picked quantity and `pickedAt` (the given one, else now).
- * - `scannedCodes` and `stickers` replace the line's lists; `customAttributes` replaces (null clears).
+ * - `scannedCodes` and `stickers` replace the line's lists (scanned codes must be known codes when
+ *   the tenant's scanCodeValidationConfiguration says CODE_MUST_BE_KNOWN); `customAttributes` replaces (null clears).
  * - `shortPickReason {reasonLocalized}` (or the PATCH's `shortPickReasonLocalized`) is stored with
  *   `reason` = the en_US text, else the first one.
  * - `partialStockLocations` update the line's locations by tenantPartialStockId (unknown: 400).
@@ -17,6 +18,7 @@
  *   while closed), counting picked substitutes.
  */
 import { invalid, precondition } from "@fop/kit/errors";
+import { rulesOf } from "./picking-config.ts";
 import { checkPicked } from "./tolerance.ts";
 import type {
   ActionContext,
@@ -121,6 +123,31 @@ export function updateStockLocations(
 }
 
 /**
+ * The tenant validates scan codes (CODE_MUST_BE_KNOWN): every scanned code must be one of the line's
+ * scannableCodes or of its allowed substitutes' (422 SCAN_CODE_UNKNOWN otherwise).
+ */
+export function requireKnownScanCodes(
+  line: PickLineItem,
+  scanned: readonly JsonObject[],
+  field: string,
+): void {
+  const known = new Set([
+    ...(line.scannableCodes ?? []),
+    ...(line.allowedSubstitutes ?? []).flatMap((s) =>
+      Array.isArray(s.scannableCodes) ? (s.scannableCodes as string[]) : [],
+    ),
+  ]);
+  scanned.forEach((s, i) => {
+    if (!known.has(s.code as string)) {
+      throw precondition(
+        "SCAN_CODE_UNKNOWN",
+        `Line ${line.id}: the scanned code ${JSON.stringify(s.code)} (${field}/${i}/code) is none of the line's scannable codes, and this tenant accepts known codes only (scanCodeValidationConfiguration CODE_MUST_BE_KNOWN).`,
+      );
+    }
+  });
+}
+
+/**
  * Judges a closed line's short pick (substitute picks count towards the ordered quantity; the
  * secondary pair when the line has a secondaryPicked).
  */
@@ -146,6 +173,9 @@ export function applyLineUpdate(
   } else if (update.pickedAt !== undefined) line.pickedAt = update.pickedAt as string;
   if (update.secondaryPicked !== undefined) line.secondaryPicked = update.secondaryPicked as number;
   if (update.scannedCodes !== undefined) {
+    if (rulesOf(ctx).scanCodesMustBeKnown) {
+      requireKnownScanCodes(line, update.scannedCodes as JsonObject[], `${field}/scannedCodes`);
+    }
     line.scannedCodes = structuredClone(update.scannedCodes) as unknown as PickLineItem["scannedCodes"];
   }
   if (update.stickers !== undefined) line.stickers = structuredClone(update.stickers) as JsonObject[];

@@ -11,6 +11,7 @@ import { lookupTable } from "@fop/kit/lookup";
 import { INTERNAL_ACTIONS } from "./lifecycle.ts";
 import { PICKING_LIMITS, requireAtMost, requireStaysWithin } from "./limits.ts";
 import { splitSecondary, shortPickReason as toShortPickReason, updateStockLocations } from "./lines.ts";
+import { requireEnabled, rulesOf } from "./picking-config.ts";
 import type {
   ActionContext,
   JsonObject,
@@ -278,8 +279,8 @@ export function createPickRun(
   }
   requireAtMost(
     input.pickJobRefs.length,
-    PICKING_LIMITS.pickJobsPerRun,
-    "pick jobs per pick run",
+    rulesOf(ctx).maxPickJobsPerRun[pickRunType],
+    `pickJobRefs per ${pickRunType} pick run (the tenant's ${pickRunType === "batch" ? "batchPickingConfiguration" : "multiOrderPickingConfiguration"})`,
     "/pickJobRefs",
   );
   const byId = new Map(jobs.map((j) => [j.id, j]));
@@ -617,6 +618,12 @@ function runAction(d: Draft, name: PickRunActionName, action: JsonObject) {
       d.event = rule.event;
       return;
     case "TAKE_OVER_PICK_RUN":
+      requireEnabled(
+        rulesOf(d.ctx).takeOverPickRun,
+        "TAKE_OVER_PICK_RUN_DISABLED",
+        "Taking over a pick run",
+        "takeOverPickRunConfiguration",
+      );
       d.run.editor = { ...d.ctx.user };
       d.event = rule.event;
       return;

@@ -4,6 +4,7 @@
  * client reads. Nested shapes the domain never interprets (articles, addresses, stickers, ...) stay
  * `JsonObject`s; everything the rules look at is typed.
  */
+import type { PickingRules } from "./picking-config.ts";
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -167,6 +168,8 @@ export interface ActionContext {
   now: Date;
   user: User;
   newId: () => string;
+  /** The tenant's picking rules (picking-config.ts); absent: the defaults. */
+  rules?: PickingRules;
 }
 
 /** A domain event kind raised by a change (the use case turns it into an outbox row). */

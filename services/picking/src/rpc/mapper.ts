@@ -1,5 +1,10 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { PickJobSchema, PickRunSchema } from "@fop/proto/fop/picking/v1/picking_pb.js";
+import type {
+  PickingConfigurationSchema,
+  PickJobSchema,
+  PickRunSchema,
+} from "@fop/proto/fop/picking/v1/picking_pb.js";
+import type { PickingConfiguration } from "../domain/picking-config.ts";
 import type { PickJob, PickRun } from "../domain/types.ts";
 
 /** A read-model document as the RPC carries it: UTF-8 JSON (the gateway sends it as it is). */
@@ -37,3 +42,11 @@ export function toPickRunMessage(run: Omit<PickRun, "lineSources">): MessageInit
     documentJson: documentJson(run),
   };
 }
+
+/** The picking configuration -> its RPC message (version typed, the document as JSON). */
+export const toPickingConfigurationMessage = (
+  c: PickingConfiguration,
+): MessageInitShape<typeof PickingConfigurationSchema> => ({
+  version: BigInt(c.version),
+  documentJson: documentJson(c),
+});

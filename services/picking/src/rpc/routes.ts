@@ -10,9 +10,15 @@ import { PickingService, PickJobDocumentKind } from "@fop/proto/fop/picking/v1/p
 import { publicPickRun } from "../domain/pickrun.ts";
 import type { JsonObject as DomainJson, PickJob, PickRun } from "../domain/types.ts";
 import type { PickingDeps } from "../usecases/deps.ts";
+import * as pickingConfig from "../usecases/picking-config.ts";
 import * as jobs from "../usecases/pickjobs.ts";
 import * as runs from "../usecases/pickruns.ts";
-import { storedPickJobMessage, toPickJobMessage, toPickRunMessage } from "./mapper.ts";
+import {
+  storedPickJobMessage,
+  toPickingConfigurationMessage,
+  toPickJobMessage,
+  toPickRunMessage,
+} from "./mapper.ts";
 
 const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 const jobOut = (job: PickJob) => ({ pickJob: toPickJobMessage(job) });
@@ -144,6 +150,19 @@ export function pickingRoutes(deps: PickingDeps) {
         return runOut(
           await runs.removePickJob(deps, requestContext(hctx), req.id, Number(req.version), req.pickJobRef),
         );
+      },
+
+      async getPickingConfiguration(_req, hctx) {
+        const c = await pickingConfig.getPickingConfiguration(deps, requestContext(hctx));
+        return { configuration: toPickingConfigurationMessage(c) };
+      },
+      async patchPickingConfiguration(req, hctx) {
+        const r = await pickingConfig.patchPickingConfigurationOf(
+          deps,
+          requestContext(hctx),
+          asDomain(req.body),
+        );
+        return { configuration: toPickingConfigurationMessage(r.config), created: r.created };
       },
     });
 }

@@ -35,6 +35,7 @@ import { availableSubstitutes, createPickJob as create } from "../domain/pickjob
 import type { ActionContext, JsonObject, PickJob } from "../domain/types.ts";
 import { pickJobEvent } from "../events/picking.events.ts";
 import type { PickingDeps } from "./deps.ts";
+import { tenantPickingRules } from "./picking-config.ts";
 import { pickJobSearch } from "./pickjob-search.ts";
 
 export function actionContext(deps: PickingDeps, ctx: RequestContext): ActionContext {
@@ -43,6 +44,15 @@ export function actionContext(deps: PickingDeps, ctx: RequestContext): ActionCon
     user: { userId: ctx.principal.userId, username: ctx.principal.username },
     newId: deps.newId,
   };
+}
+
+/** actionContext plus the tenant's picking rules, read in the change's transaction `db`. */
+export async function ruledActionContext(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  db: Db,
+): Promise<ActionContext> {
+  return { ...actionContext(deps, ctx), rules: await tenantPickingRules(db, ctx.tenant) };
 }
 
 export async function requireJob(
@@ -115,7 +125,7 @@ export async function pickJobAction(
   return inTransaction(deps.db, async (db) => {
     const job = await requireJob(db, ctx, id, true);
     requireCurrentVersion("pick job", job, action.version);
-    const result = applyPickJobAction(job, action, actionContext(deps, ctx));
+    const result = applyPickJobAction(job, action, await ruledActionContext(deps, ctx, db));
     const next = result.job;
     await updateJob(db, ctx.tenant, next);
     await deps.outbox.record(db, ctx, [pickJobEvent(result.event, next)]);
@@ -134,7 +144,7 @@ export async function patchPickJob(
   return inTransaction(deps.db, async (db) => {
     const job = await requireJob(db, ctx, id, true);
     requireCurrentVersion("pick job", job, version);
-    const result = applyPickJobPatch(job, actions, actionContext(deps, ctx));
+    const result = applyPickJobPatch(job, actions, await ruledActionContext(deps, ctx, db));
     const next = result.job;
     await updateJob(db, ctx.tenant, next);
     const events = result.events.length > 0 ? result.events : ["PICK_JOB_UPDATED"];

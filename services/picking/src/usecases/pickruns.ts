@@ -22,10 +22,10 @@ import {
   type RunChange,
   removePickJobFromRun,
 } from "../domain/pickrun.ts";
-import type { JsonObject, PickJob, PickRun } from "../domain/types.ts";
+import type { ActionContext, JsonObject, PickJob, PickRun } from "../domain/types.ts";
 import { pickJobEvent, pickRunEvent } from "../events/picking.events.ts";
 import type { PickingDeps } from "./deps.ts";
-import { actionContext } from "./pickjobs.ts";
+import { ruledActionContext } from "./pickjobs.ts";
 
 async function requireRun(db: Db, ctx: RequestContext, id: string, forUpdate: boolean) {
   const run = isUuid(id) ? await loadRun(db, ctx.tenant, id, forUpdate) : undefined;
@@ -50,8 +50,8 @@ async function commit(
   change: RunChange,
   isNew: boolean,
   jobs: Map<string, PickJob>,
+  ac: ActionContext,
 ): Promise<PickRun> {
-  const ac = actionContext(deps, ctx);
   const changed = new Map<string, PickJob>();
   const events: DomainEvent[] = [];
   for (const cmd of change.commands as JobCommand[]) {
@@ -78,6 +78,7 @@ export async function createPickRun(
   const refs = Array.isArray(body.pickJobRefs) ? (body.pickJobRefs as string[]) : [];
   return inTransaction(deps.db, async (db) => {
     const jobs = await lockJobs(db, ctx, refs);
+    const ac = await ruledActionContext(deps, ctx, db);
     const change = create(
       {
         facilityRef: String(body.facilityRef ?? ""),
@@ -86,9 +87,9 @@ export async function createPickRun(
         status: body.status as string | undefined,
       },
       [...jobs.values()],
-      { ...actionContext(deps, ctx), id: deps.newId() },
+      { ...ac, id: deps.newId() },
     );
-    return commit(deps, ctx, db, change, true, jobs);
+    return commit(deps, ctx, db, change, true, jobs, ac);
   });
 }
 
@@ -106,8 +107,9 @@ export async function pickRunAction(
     const run = await requireRun(db, ctx, id, true);
     requireCurrentVersion("pick run", run, action.version);
     const jobs = await lockJobs(db, ctx, run.pickJobRefs);
-    const change = applyPickRunAction(run, action, actionContext(deps, ctx), statuses(jobs));
-    return commit(deps, ctx, db, change, false, jobs);
+    const ac = await ruledActionContext(deps, ctx, db);
+    const change = applyPickRunAction(run, action, ac, statuses(jobs));
+    return commit(deps, ctx, db, change, false, jobs, ac);
   });
 }
 
@@ -122,8 +124,9 @@ export async function patchPickRun(
     const run = await requireRun(db, ctx, id, true);
     requireCurrentVersion("pick run", run, version);
     const jobs = await lockJobs(db, ctx, run.pickJobRefs);
-    const change = applyPickRunPatch(run, actions, actionContext(deps, ctx), statuses(jobs));
-    return commit(deps, ctx, db, change, false, jobs);
+    const ac = await ruledActionContext(deps, ctx, db);
+    const change = applyPickRunPatch(run, actions, ac, statuses(jobs));
+    return commit(deps, ctx, db, change, false, jobs, ac);
   });
 }
 
@@ -138,13 +141,7 @@ export async function removePickJob(
     const run = await requireRun(db, ctx, id, true);
     requireCurrentVersion("pick run", run, version);
     const jobs = await lockJobs(db, ctx, run.pickJobRefs);
-    return commit(
-      deps,
-      ctx,
-      db,
-      removePickJobFromRun(run, pickJobRef, actionContext(deps, ctx)),
-      false,
-      jobs,
-    );
+    const ac = await ruledActionContext(deps, ctx, db);
+    return commit(deps, ctx, db, removePickJobFromRun(run, pickJobRef, ac), false, jobs, ac);
   });
 }

@@ -917,6 +917,114 @@ export declare type RemovePickJobFromPickRunRequest = Message<"fop.picking.v1.Re
 export declare const RemovePickJobFromPickRunRequestSchema: GenMessage<RemovePickJobFromPickRunRequest>;
 
 /**
+ * PickingConfiguration is the tenant's picking configuration.
+ *
+ * @generated from message fop.picking.v1.PickingConfiguration
+ */
+export declare type PickingConfiguration = Message<"fop.picking.v1.PickingConfiguration"> & {
+  /**
+   * Optimistic locking version: 0 while none is stored (the defaults), 1 on creation.
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * The read model (reference schema PickingConfigurations) as UTF-8 JSON.
+   *
+   * @generated from field: bytes document_json = 2;
+   */
+  documentJson: Uint8Array;
+};
+
+/**
+ * Describes the message fop.picking.v1.PickingConfiguration.
+ * Use `create(PickingConfigurationSchema)` to create a new message.
+ */
+export declare const PickingConfigurationSchema: GenMessage<PickingConfiguration>;
+
+/**
+ * GetPickingConfigurationRequest has no fields: the configuration is the tenant's.
+ *
+ * @generated from message fop.picking.v1.GetPickingConfigurationRequest
+ */
+export declare type GetPickingConfigurationRequest = Message<"fop.picking.v1.GetPickingConfigurationRequest"> & {
+};
+
+/**
+ * Describes the message fop.picking.v1.GetPickingConfigurationRequest.
+ * Use `create(GetPickingConfigurationRequestSchema)` to create a new message.
+ */
+export declare const GetPickingConfigurationRequestSchema: GenMessage<GetPickingConfigurationRequest>;
+
+/**
+ * GetPickingConfigurationResponse holds the configuration.
+ *
+ * @generated from message fop.picking.v1.GetPickingConfigurationResponse
+ */
+export declare type GetPickingConfigurationResponse = Message<"fop.picking.v1.GetPickingConfigurationResponse"> & {
+  /**
+   * The configuration.
+   *
+   * @generated from field: fop.picking.v1.PickingConfiguration configuration = 1;
+   */
+  configuration?: PickingConfiguration | undefined;
+};
+
+/**
+ * Describes the message fop.picking.v1.GetPickingConfigurationResponse.
+ * Use `create(GetPickingConfigurationResponseSchema)` to create a new message.
+ */
+export declare const GetPickingConfigurationResponseSchema: GenMessage<GetPickingConfigurationResponse>;
+
+/**
+ * PatchPickingConfigurationRequest carries a PickingConfigurations body.
+ *
+ * @generated from message fop.picking.v1.PatchPickingConfigurationRequest
+ */
+export declare type PatchPickingConfigurationRequest = Message<"fop.picking.v1.PatchPickingConfigurationRequest"> & {
+  /**
+   * The body as validated by the gateway ({version, <sub-configuration>: {...}, ...}).
+   *
+   * @generated from field: google.protobuf.Struct body = 1;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.picking.v1.PatchPickingConfigurationRequest.
+ * Use `create(PatchPickingConfigurationRequestSchema)` to create a new message.
+ */
+export declare const PatchPickingConfigurationRequestSchema: GenMessage<PatchPickingConfigurationRequest>;
+
+/**
+ * PatchPickingConfigurationResponse holds the configuration after the write.
+ *
+ * @generated from message fop.picking.v1.PatchPickingConfigurationResponse
+ */
+export declare type PatchPickingConfigurationResponse = Message<"fop.picking.v1.PatchPickingConfigurationResponse"> & {
+  /**
+   * The configuration.
+   *
+   * @generated from field: fop.picking.v1.PickingConfiguration configuration = 1;
+   */
+  configuration?: PickingConfiguration | undefined;
+
+  /**
+   * Whether this write created it (REST 201).
+   *
+   * @generated from field: bool created = 2;
+   */
+  created: boolean;
+};
+
+/**
+ * Describes the message fop.picking.v1.PatchPickingConfigurationResponse.
+ * Use `create(PatchPickingConfigurationResponseSchema)` to create a new message.
+ */
+export declare const PatchPickingConfigurationResponseSchema: GenMessage<PatchPickingConfigurationResponse>;
+
+/**
  * PickJobDocumentKind names a document of a pick job.
  *
  * @generated from enum fop.picking.v1.PickJobDocumentKind
@@ -1103,6 +1211,27 @@ export declare const PickingService: GenService<{
     methodKind: "unary";
     input: typeof RemovePickJobFromPickRunRequestSchema;
     output: typeof RemovePickJobFromPickRunResponseSchema;
+  },
+  /**
+   * GetPickingConfiguration reads the tenant's picking configuration (the defaults, version 0,
+   * before the first patch).
+   *
+   * @generated from rpc fop.picking.v1.PickingService.GetPickingConfiguration
+   */
+  getPickingConfiguration: {
+    methodKind: "unary";
+    input: typeof GetPickingConfigurationRequestSchema;
+    output: typeof GetPickingConfigurationResponseSchema;
+  },
+  /**
+   * PatchPickingConfiguration replaces the sub-configurations the body names, on the version it names.
+   *
+   * @generated from rpc fop.picking.v1.PickingService.PatchPickingConfiguration
+   */
+  patchPickingConfiguration: {
+    methodKind: "unary";
+    input: typeof PatchPickingConfigurationRequestSchema;
+    output: typeof PatchPickingConfigurationResponseSchema;
   },
 }>;
 

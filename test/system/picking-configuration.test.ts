@@ -1,0 +1,341 @@
+/**
+ * The tenant's picking configuration through the gateway (GET/PATCH /api/configurations/picking):
+ * the defaults before any write, versioned patches (201 on the first, 200 after, 409 when stale),
+ * closed validated bodies, tenancy, permissions, events in the audit log, every answer checked
+ * against the reference's PickingConfigurations, and the sub-configurations that take effect shown
+ * changing what pick jobs and pick runs do.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { facilityAddress } from "../support/fixtures.ts";
+import { referenceErrors, referenceMissing } from "../support/reference.ts";
+import { type ApiResponse, eventually, type System, startSystem } from "../support/system.ts";
+
+if (referenceMissing) console.warn(referenceMissing);
+
+const PATH = "/api/configurations/picking";
+let sys: System;
+let seq = 0;
+
+beforeAll(async () => {
+  sys = await startSystem();
+});
+afterAll(() => sys?.close());
+
+/** A fresh tenant's client (ADMIN unless said otherwise). */
+async function tenant(opts: { user?: string } = {}) {
+  const name = `pickcfg-${++seq}-${Date.now().toString(36)}`;
+  return { name, api: sys.as(await sys.token(name, opts)) };
+}
+type Api = Awaited<ReturnType<typeof tenant>>["api"];
+
+/** A configuration answer: `status`, and the reference's PickingConfigurations. */
+function config(res: ApiResponse, status = 200) {
+  expect(res.status, res.text).toBe(status);
+  if (!referenceMissing) {
+    expect(referenceErrors("PickingConfigurations", res.body), JSON.stringify(res.body)).toEqual([]);
+  }
+  return res.body;
+}
+function error(res: ApiResponse, status: number, code: string) {
+  expect(res.status, res.text).toBe(status);
+  expect(Array.isArray(res.body), res.text).toBe(true);
+  expect(res.body[0]).toMatchObject({ code });
+  return res.body[0] as { summary: string; description?: string; requestVersion?: number; version?: number };
+}
+async function patch(api: Api, body: Record<string, unknown>) {
+  const version = (await api("GET", PATH)).body.version;
+  return config(await api("PATCH", PATH, { version, ...body }), version === 0 ? 201 : 200);
+}
+
+describe("GET and PATCH /api/configurations/picking", () => {
+  it("before any write: the defaults, version 0, nothing stored", async () => {
+    const { api } = await tenant();
+    const got = config(await api("GET", PATH));
+    expect(got).toEqual({
+      version: 0,
+      backofficePickingConfiguration: { active: false },
+      batchPickingConfiguration: { maxAmountOfPickJobsForBatchPick: 100 },
+      domainStatusConfiguration: { mapAbortedToFinished: false },
+      multiOrderPickingConfiguration: { maxAmountOfPickJobsForMultiOrderPick: 100 },
+      pickingShortPickConfiguration: { confirmationOnShortPick: false, shortPickReasons: [] },
+      restartPickJobConfiguration: { active: true },
+      scanCodeValidationConfiguration: { pickingScanCodeValidationType: "NO_VALIDATION" },
+      stockUpdateConfiguration: { active: false },
+      takeOverPickRunConfiguration: { active: true },
+    });
+  });
+
+  it("PATCH on version 0 creates it (201, version 1); later ones change it (200, +1), keeping what they do not name", async () => {
+    const { api } = await tenant();
+    const first = config(
+      await api("PATCH", PATH, {
+        version: 0,
+        restartPickJobConfiguration: { active: false },
+        loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "AT_END" },
+        pickingShortPickConfiguration: {
+          confirmationOnShortPick: true,
+          shortPickReasons: [{ reasonLocalized: { de_DE: "Kaputt", en_US: "Broken" }, active: true }],
+        },
+      }),
+      201,
+    );
+    expect(first).toMatchObject({
+      version: 1,
+      restartPickJobConfiguration: { active: false },
+      loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "AT_END" },
+      pickingShortPickConfiguration: {
+        confirmationOnShortPick: true,
+        shortPickReasons: [
+          { reasonLocalized: { de_DE: "Kaputt", en_US: "Broken" }, active: true, reason: "Broken" },
+        ],
+      },
+      takeOverPickRunConfiguration: { active: true },
+    });
+    expect(first.created).toBe(first.lastModified);
+    expect(config(await api("GET", PATH))).toEqual(first);
+
+    // A client may send back what it read: created / lastModified are ignored.
+    const second = config(
+      await api("PATCH", PATH, { ...first, restartPickJobConfiguration: { active: true } }),
+      200,
+    );
+    expect(second).toMatchObject({
+      version: 2,
+      created: first.created,
+      restartPickJobConfiguration: { active: true },
+      loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "AT_END" },
+    });
+    expect(config(await api("GET", PATH))).toEqual(second);
+  });
+
+  it("a stale version: 409 naming both versions, nothing changed", async () => {
+    const { api } = await tenant();
+    const before = error(await api("PATCH", PATH, { version: 3 }), 409, "VERSION_CONFLICT");
+    expect(before).toMatchObject({ requestVersion: 3, version: 0 });
+    await patch(api, { stockUpdateConfiguration: { active: true } });
+    const stale = error(
+      await api("PATCH", PATH, { version: 0, stockUpdateConfiguration: { active: false } }),
+      409,
+      "VERSION_CONFLICT",
+    );
+    expect(stale).toMatchObject({ requestVersion: 0, version: 1 });
+    expect(config(await api("GET", PATH))).toMatchObject({
+      version: 1,
+      stockUpdateConfiguration: { active: true },
+    });
+  });
+
+  it.each([
+    ["no version", { restartPickJobConfiguration: { active: true } }, "version"],
+    ["a version of the wrong type", { version: "0" }, "version"],
+    [
+      "an unknown sub-configuration",
+      { version: 0, restartConfiguration: { active: true } },
+      "restartConfiguration",
+    ],
+    [
+      "an unknown field of a sub-configuration",
+      { version: 0, restartPickJobConfiguration: { active: true, when: 1 } },
+      "when",
+    ],
+    [
+      "a wrong type",
+      { version: 0, restartPickJobConfiguration: { active: "yes" } },
+      "/restartPickJobConfiguration/active",
+    ],
+    ["a missing required field", { version: 0, takeOverPickRunConfiguration: {} }, "active"],
+    [
+      "an unknown enum value",
+      { version: 0, scanCodeValidationConfiguration: { pickingScanCodeValidationType: "SOMETIMES" } },
+      "/scanCodeValidationConfiguration/pickingScanCodeValidationType",
+    ],
+    [
+      "more than 100 jobs per batch",
+      { version: 0, batchPickingConfiguration: { maxAmountOfPickJobsForBatchPick: 101 } },
+      "/batchPickingConfiguration/maxAmountOfPickJobsForBatchPick",
+    ],
+    [
+      "no jobs per multi-order run",
+      { version: 0, multiOrderPickingConfiguration: { maxAmountOfPickJobsForMultiOrderPick: 0 } },
+      "/multiOrderPickingConfiguration/maxAmountOfPickJobsForMultiOrderPick",
+    ],
+    [
+      "a short-pick reason without text",
+      {
+        version: 0,
+        pickingShortPickConfiguration: {
+          confirmationOnShortPick: false,
+          shortPickReasons: [{ active: true }],
+        },
+      },
+      "reasonLocalized",
+    ],
+    [
+      "null for a sub-configuration",
+      { version: 0, stockUpdateConfiguration: null },
+      "/stockUpdateConfiguration",
+    ],
+  ])("%s: 400 naming the field, nothing stored", async (_name, body, field) => {
+    const { api } = await tenant();
+    const e = error(await api("PATCH", PATH, body), 400, "VALIDATION_FAILED");
+    expect(`${e.summary} ${e.description}`).toContain(field);
+    expect((await api("GET", PATH)).body.version).toBe(0);
+  });
+
+  it("is the tenant's own: B sees its defaults after A's change, and B's change leaves A's alone", async () => {
+    const a = await tenant();
+    const b = await tenant();
+    await patch(a.api, { restartPickJobConfiguration: { active: false } });
+    expect(config(await b.api("GET", PATH))).toMatchObject({
+      version: 0,
+      restartPickJobConfiguration: { active: true },
+    });
+    error(await b.api("PATCH", PATH, { version: 1 }), 409, "VERSION_CONFLICT");
+    await patch(b.api, { takeOverPickRunConfiguration: { active: false } });
+    expect(config(await a.api("GET", PATH))).toMatchObject({
+      version: 1,
+      restartPickJobConfiguration: { active: false },
+      takeOverPickRunConfiguration: { active: true },
+    });
+  });
+
+  it("needs CONFIG_READ to read and CONFIG_WRITE to change (403 before anything happens)", async () => {
+    const name = `pickcfg-perm-${Date.now().toString(36)}`;
+    const as = async (opts: { roles?: string[]; permissions?: string[] }) =>
+      sys.as(await sys.token(name, opts));
+    const picker = await as({ roles: ["PICKER"] });
+    error(await picker("GET", PATH), 403, "PERMISSION_DENIED");
+    error(await picker("PATCH", PATH, { version: 0 }), 403, "PERMISSION_DENIED");
+    const reader = await as({ permissions: ["CONFIG_READ"] });
+    config(await reader("GET", PATH));
+    error(await reader("PATCH", PATH, { version: 0 }), 403, "PERMISSION_DENIED");
+    config(await (await as({ roles: ["VIEWER"] }))("GET", PATH));
+    const manager = await as({ roles: ["MASTER_DATA_MANAGER"] });
+    config(await manager("PATCH", PATH, { version: 0, stockUpdateConfiguration: { active: true } }), 201);
+    expect((await reader("GET", PATH)).body.version).toBe(1);
+    error(await sys.api("GET", PATH), 401, "MISSING_TOKEN");
+  });
+
+  it("each change reaches the audit log (PICKING_CONFIGURATION_CREATED, _UPDATED)", async () => {
+    const { name, api } = await tenant();
+    await patch(api, { stockUpdateConfiguration: { active: true } });
+    await patch(api, { stockUpdateConfiguration: { active: false } });
+    const audits = await eventually(async () => {
+      const res = await api("POST", "/api/audits/search", {
+        query: { entityRef: { eq: name } },
+        sort: [{ created: "ASC" }],
+        size: 10,
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body.audits.length >= 2 ? (res.body.audits as any[]) : undefined;
+    });
+    expect(audits.map((a) => [a.entityType, a.entityVersion]).sort()).toEqual([
+      ["PICKING_CONFIGURATION", 1],
+      ["PICKING_CONFIGURATION", 2],
+    ]);
+  });
+});
+
+describe("the sub-configurations that take effect", () => {
+  /** A tenant with a facility, its pick job factory and a second user. */
+  async function floor() {
+    const t = await tenant({ user: "ada" });
+    const grace = sys.as(await sys.token(t.name, { user: "grace" }));
+    const facility = (await t.api("POST", "/api/facilities", { name: "Store", address: facilityAddress }))
+      .body;
+    expect(facility.id).toBeTruthy();
+    const job = async () => {
+      const res = await t.api("POST", "/api/pickjobs", {
+        facilityRef: facility.id,
+        orderDate: "2026-01-01T10:00:00.000Z",
+        pickLineItems: [
+          { article: { tenantArticleId: "A", title: "Apple" }, quantity: 2, scannableCodes: ["4011"] },
+        ],
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    return { ...t, grace, facility, job };
+  }
+  const act = (api: Api, id: string, body: Record<string, unknown>) =>
+    api("POST", `/api/pickjobs/${id}/actions`, body);
+
+  it("restartPickJobConfiguration: RESTART is 422 while switched off, and works again once on", async () => {
+    const { api, job } = await floor();
+    const j = await job();
+    expect((await act(api, j.id, { name: "START", version: 1 })).status).toBe(200);
+    expect((await act(api, j.id, { name: "PAUSE", version: 2 })).status).toBe(200);
+    await patch(api, { restartPickJobConfiguration: { active: false } });
+    error(await act(api, j.id, { name: "RESTART", version: 3 }), 422, "RESTART_PICK_JOB_DISABLED");
+    expect((await api("GET", `/api/pickjobs/${j.id}`)).body).toMatchObject({ status: "PAUSED", version: 3 });
+    await patch(api, { restartPickJobConfiguration: { active: true } });
+    const restarted = await act(api, j.id, { name: "RESTART", version: 3 });
+    expect(restarted.status, restarted.text).toBe(200);
+    expect(restarted.body.status).toBe("IN_PROGRESS");
+  });
+
+  it("takeOverPickRunConfiguration: another user's TAKE_OVER_PICK_RUN is 422 while switched off", async () => {
+    const { api, grace, facility, job } = await floor();
+    const run = (
+      await api("POST", "/api/pickruns", { facilityRef: facility.id, pickJobRefs: [(await job()).id] })
+    ).body;
+    expect(run.version).toBe(1);
+    await patch(api, { takeOverPickRunConfiguration: { active: false } });
+    error(
+      await grace("POST", `/api/pickruns/${run.id}/actions`, { name: "TAKE_OVER_PICK_RUN", version: 1 }),
+      422,
+      "TAKE_OVER_PICK_RUN_DISABLED",
+    );
+    await patch(api, { takeOverPickRunConfiguration: { active: true } });
+    const taken = await grace("POST", `/api/pickruns/${run.id}/actions`, {
+      name: "TAKE_OVER_PICK_RUN",
+      version: 1,
+    });
+    expect(taken.status, taken.text).toBe(200);
+    expect(taken.body.editor).toMatchObject({ username: "grace" });
+  });
+
+  it("batch / multiOrder picking configuration: a run over more jobs than its type allows is 400 naming pickJobRefs", async () => {
+    const { api, facility, job } = await floor();
+    await patch(api, { batchPickingConfiguration: { maxAmountOfPickJobsForBatchPick: 1 } });
+    const refs = [(await job()).id, (await job()).id];
+    const batch = error(
+      await api("POST", "/api/pickruns", {
+        facilityRef: facility.id,
+        pickJobRefs: refs,
+        pickRunType: "batch",
+      }),
+      400,
+      "LIMIT_EXCEEDED",
+    );
+    expect(JSON.stringify(batch)).toContain("pickJobRefs");
+    const multi = await api("POST", "/api/pickruns", {
+      facilityRef: facility.id,
+      pickJobRefs: refs,
+      pickRunType: "multiOrder",
+    });
+    expect(multi.status, multi.text).toBe(201);
+    expect(multi.body.pickJobRefs).toEqual(refs);
+  });
+
+  it("scanCodeValidationConfiguration CODE_MUST_BE_KNOWN: an unknown scanned code is 422, a known one is recorded", async () => {
+    const { api, job } = await floor();
+    const j = await job();
+    const line = j.pickLineItems[0].id;
+    const scan = (code: string, version: number) =>
+      act(api, j.id, {
+        name: "MODIFY_PICK_JOB_LINE_ITEMS",
+        version,
+        pickJobLineItemUpdates: [{ id: line, picked: 1, scannedCodes: [{ code, quantity: 1 }] }],
+      });
+    expect((await scan("9999", 1)).status).toBe(200); // NO_VALIDATION by default
+    await patch(api, {
+      scanCodeValidationConfiguration: { pickingScanCodeValidationType: "CODE_MUST_BE_KNOWN" },
+    });
+    const refused = error(await scan("9998", 2), 422, "SCAN_CODE_UNKNOWN");
+    expect(refused.description).toContain("9998");
+    const known = await scan("4011", 2);
+    expect(known.status, known.text).toBe(200);
+    expect(known.body.pickLineItems[0].scannedCodes).toEqual([{ code: "4011", quantity: 1 }]);
+  });
+});
