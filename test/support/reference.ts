@@ -95,11 +95,66 @@ function deepOpen(node: unknown): unknown {
 
 let ajv: Ajv | undefined;
 
+interface ReferenceDocument {
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, Json> };
+}
+let referenceDoc: ReferenceDocument | undefined;
+
+/** The reference document, parsed once. */
+export function referenceDocument(): ReferenceDocument {
+  referenceDoc ??= parse(readFileSync(REFERENCE_FILE, "utf8")) as ReferenceDocument;
+  return referenceDoc;
+}
+
+const HTTP_METHODS = ["get", "put", "post", "patch", "delete"] as const;
+
+/** Every operation of the reference: method (upper case) and path template, e.g. ["GET", "/api/facilities/{facilityId}"]. */
+export function referenceOperations(): [string, string][] {
+  return Object.entries(referenceDocument().paths).flatMap(([path, item]) =>
+    HTTP_METHODS.filter((m) => item[m]).map((m) => [m.toUpperCase(), path] as [string, string]),
+  );
+}
+
+const responseValidators = new Map<string, ValidateFunction | null>();
+
+/**
+ * Validates a response body against the JSON schema the reference declares for that operation and
+ * status; an error status the operation does not list is held to ApiError (the platform's one error
+ * shape). `undefined` when the reference declares no JSON body for it (nothing to check), else
+ * Ajv's error list ([] when valid).
+ */
+export function referenceResponseErrors(
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+): unknown[] | undefined {
+  const key = `${method} ${path} ${status}`;
+  if (!responseValidators.has(key)) {
+    const responses = (referenceDocument().paths[path]?.[method.toLowerCase()]?.responses ?? {}) as Record<
+      string,
+      Json
+    >;
+    const declared = (responses[String(status)]?.content as Json | undefined)?.["application/json"] as
+      | Json
+      | undefined;
+    let schema = declared?.schema as Json | undefined;
+    if (!schema && status >= 400 && !responses[String(status)])
+      schema = { $ref: "#/components/schemas/ApiError" };
+    responseValidators.set(
+      key,
+      schema ? load().compile(convert(schema, referenceDocument().components.schemas) as Json) : null,
+    );
+  }
+  const v = responseValidators.get(key);
+  if (!v) return undefined;
+  return v(body) ? [] : (v.errors ?? []);
+}
+
 function load(): Ajv {
   if (ajv) return ajv;
-  const doc = parse(readFileSync(REFERENCE_FILE, "utf8")) as {
-    components: { schemas: Record<string, Json> };
-  };
+  const doc = referenceDocument();
   ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
   addFormats.default(ajv);
   for (const f of ["int64", "int32", "double", "float", "byte", "binary"]) ajv.addFormat(f, true);

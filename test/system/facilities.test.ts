@@ -1,6 +1,6 @@
-/** The facility registry through the gateway: create, read (id/URN), list, modify (both PATCH forms), delete. */
+/** The facility registry through the gateway: create, read (id/URN), list, modify (both PATCH forms), replace (PUT), delete. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type System, startSystem } from "../support/system.ts";
+import { eventually, type System, startSystem } from "../support/system.ts";
 
 let sys: System;
 let api: ReturnType<System["as"]>;
@@ -163,6 +163,128 @@ describe("facilities", () => {
       actions: [{ action: "ModifyCarrier" }],
     });
     expect(bad.status).toBe(400);
+  });
+
+  it("replaces with PUT: every field from the body, what it leaves out removed, FACILITY_UPDATED audited", async () => {
+    const f = (
+      await api("POST", "/api/facilities", {
+        name: "Put",
+        tenantFacilityId: "PUT",
+        address,
+        customAttributes: { a: 1 },
+        contact: { firstName: "Ada", lastName: "Lovelace" },
+        pickingMethods: ["SINGLE_ORDER"],
+      })
+    ).body;
+    const replacement = {
+      type: "MANAGED_FACILITY",
+      version: 1,
+      name: "Replaced",
+      status: "SUSPENDED",
+      locationType: "WAREHOUSE",
+      address: {
+        companyName: "New Co",
+        street: "Ring",
+        houseNumber: "1",
+        postalCode: "10115",
+        city: "Berlin",
+        country: "DE",
+      },
+      fulfillmentProcessBuffer: 120,
+      capacityEnabled: true,
+    };
+    const put = await api("PUT", "/api/facilities/urn:fft:facility:tenantFacilityId:PUT", replacement);
+    expect(put.status).toBe(200);
+    const { version: _v, ...fields } = replacement;
+    expect(put.body).toEqual({
+      ...fields,
+      id: f.id,
+      version: 2,
+      created: f.created,
+      lastModified: expect.any(String),
+    });
+    expect((await api("GET", `/api/facilities/${f.id}`)).body).toEqual(put.body);
+    // Left out: tenantFacilityId, customAttributes, contact, pickingMethods are gone; the URN with them.
+    expect((await api("GET", "/api/facilities/urn:fft:facility:tenantFacilityId:PUT")).status).toBe(404);
+
+    const audits = await eventually(async () => {
+      const res = await api("POST", "/api/audits/search", {
+        query: { entityRef: { eq: f.id } },
+        sort: [{ created: "ASC" }],
+      });
+      return res.body.audits?.length >= 2 ? res.body.audits : undefined;
+    });
+    expect(audits.map((a: any) => [a.operation.name, a.entityVersion])).toEqual([
+      ["FACILITY_CREATED", 1],
+      ["FACILITY_UPDATED", 2],
+    ]);
+
+    const supplier = (await api("POST", "/api/facilities", { name: "Sup", type: "SUPPLIER" })).body;
+    const supplierPut = await api("PUT", `/api/facilities/${supplier.id}`, {
+      type: "SUPPLIER",
+      version: 1,
+      name: "Supplier 2",
+      status: "OFFLINE",
+      tenantFacilityId: "SUP-2",
+      address: { companyName: "Sup", country: "NL" },
+    });
+    expect(supplierPut.status).toBe(200);
+    expect(supplierPut.body).toMatchObject({
+      type: "SUPPLIER",
+      name: "Supplier 2",
+      status: "OFFLINE",
+      tenantFacilityId: "SUP-2",
+      address: { companyName: "Sup", country: "NL" },
+      version: 2,
+    });
+  });
+
+  it("PUT: 409 when stale, 400 naming the field, 404 unknown, other tenants and missing permission refused", async () => {
+    const f = (await api("POST", "/api/facilities", { name: "Put2", tenantFacilityId: "PUT2", address }))
+      .body;
+    const body = {
+      type: "MANAGED_FACILITY",
+      version: 1,
+      name: "Put2",
+      status: "ONLINE",
+      locationType: "STORE",
+      address,
+      fulfillmentProcessBuffer: 240,
+      capacityEnabled: false,
+    };
+    expect((await api("PUT", `/api/facilities/${f.id}`, body)).status).toBe(200);
+    const stale = await api("PUT", `/api/facilities/${f.id}`, body);
+    expect(stale.status).toBe(409);
+    expect(stale.body[0]).toMatchObject({ requestVersion: 1, version: 2 });
+
+    const { capacityEnabled: _c, ...withoutCapacity } = body;
+    for (const [bad, field] of [
+      [{ ...withoutCapacity, version: 2 }, "capacityEnabled"],
+      [{ ...body, version: 2, color: "red" }, "color"],
+      [{ ...body, version: 2, status: "CLOSED" }, "status"],
+      [{ ...body, version: 2, address: { ...address, street: undefined } }, "street"],
+      [{ ...body, version: 2, type: "WAREHOUSE" }, "type"],
+      [{ ...body, version: "2" }, "version"],
+    ] as const) {
+      const res = await api("PUT", `/api/facilities/${f.id}`, bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(JSON.stringify(res.body), JSON.stringify(bad)).toContain(field);
+    }
+    expect((await api("GET", `/api/facilities/${f.id}`)).body.version).toBe(2);
+
+    const unknown = "0190d6e8-8c3a-7f1b-9d2e-4a6b8c0d1e2f";
+    expect((await api("PUT", `/api/facilities/${unknown}`, { ...body, version: 2 })).status).toBe(404);
+    expect(
+      (await api("PUT", "/api/facilities/urn:fft:facility:tenantFacilityId:NOPE", { ...body, version: 2 }))
+        .status,
+    ).toBe(404);
+
+    const other = sys.as(await sys.token("globex"));
+    expect((await other("PUT", `/api/facilities/${f.id}`, { ...body, version: 2 })).status).toBe(404);
+    const reader = sys.as(await sys.token("acme", { roles: ["VIEWER"] }));
+    const refused = await reader("PUT", `/api/facilities/${f.id}`, { ...body, version: 2 });
+    expect(refused.status).toBe(403);
+    expect((await api("GET", `/api/facilities/${f.id}`)).body).toMatchObject({ version: 2, name: "Put2" });
   });
 
   it("lists with filters, order and paging, address fields flattened, with the total", async () => {

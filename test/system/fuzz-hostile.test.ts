@@ -233,6 +233,16 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
     "POST /api/categories/search": () => ({ ...search, query: { name: { like: "x" } } }),
     "POST /api/facilities": () => ({ name: "F", address: facilityAddress }),
     "PATCH /api/facilities/{facilityId}": () => ({ version: 1, name: "G" }),
+    "PUT /api/facilities/{facilityId}": () => ({
+      type: "MANAGED_FACILITY",
+      version: 1,
+      name: "G",
+      status: "ONLINE",
+      locationType: "STORE",
+      address: facilityAddress,
+      fulfillmentProcessBuffer: 240,
+      capacityEnabled: false,
+    }),
     "POST /api/audits/search": () => ({ query: { entityRef: { eq: ids.pickJobId } } }),
     "POST /api/pickjobs": () => pickJobBody(ids.facilityId!),
     "POST /api/pickjobs/search": () => search,
@@ -392,6 +402,10 @@ function seedBodies(f: Fuzz): Record<string, () => unknown> {
       carrierRef: f.pick([ids.carrierId, "0190d6e8-8c3a-7f1b-9d2e-4a6b8c0d1e2f"]),
       tenantParcelId: f.pick([undefined, "H-1"]),
       items: [{ quantity: 1 }],
+    }),
+    "PUT /api/configurations/handover": () => ({
+      version: f.pick([0, 1]),
+      refusedReasons: [{ refusedReasonLocalized: { en_US: "Damaged" }, active: true }],
     }),
     "PUT /api/configurations/return": () => ({
       version: f.pick([0, 1]),

@@ -610,7 +610,7 @@ describe("root fields answer what REST answers", () => {
     expect(got.itemReturns.map((r: Json) => r.id)).toEqual([jobRead.itemReturns[0].id]);
   });
 
-  it("itemReturnJobs; itemReturns; returnConfiguration; cancelationReason(s); rerouteDescription(s)", async () => {
+  it("itemReturnJobs; itemReturns; returnConfiguration; handoverConfiguration; refuseReasons; cancelationReason(s); rerouteDescription(s)", async () => {
     await itemReturnJob();
     // Every field of a job costs more than 50,000 over 250 of them: a page of 10.
     const jobs = await rest(api, "GET", "/api/itemreturnjobs?size=10");
@@ -650,6 +650,27 @@ describe("root fields answer what REST answers", () => {
       {},
       "ReturnConfiguration",
       await rest(api, "GET", "/api/configurations/return"),
+    );
+
+    await rest(api, "PUT", "/api/configurations/handover", {
+      version: 0,
+      refusedReasons: [{ refusedReasonLocalized: { en_US: "Damaged", de_DE: "Beschädigt" }, active: true }],
+    });
+    await sameAsRest(
+      q,
+      "query HandoverConfig",
+      "handoverConfiguration",
+      {},
+      "HandoverConfiguration",
+      await rest(api, "GET", "/api/configurations/handover"),
+    );
+    await sameAsRest(
+      q,
+      "query RefuseReasons",
+      "refuseReasons",
+      {},
+      "AvailableRefusedReason",
+      await rest(api, "GET", "/api/configurations/handover/refusereasons"),
     );
 
     for (const k of [

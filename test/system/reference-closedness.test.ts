@@ -32,6 +32,8 @@ const STRICTER_ON_PURPOSE: [RegExp, string][] = [
 const NOT_IN_REFERENCE: Record<string, string> = {
   "POST /api/subscriptions":
     "webhook subscriptions: shaped by the platform's published TypeScript SDK (SubscriptionForCreation)",
+  "PUT /api/configurations/handover":
+    "ours: the reference only reads the refuse reasons (GET .../handover/refusereasons); each entry is its AvailableRefusedReason",
 };
 
 async function ourOpenApi(): Promise<Schema> {

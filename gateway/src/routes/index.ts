@@ -6,6 +6,7 @@ import { categoryRoutes } from "./categories/index.ts";
 import type { RouteDeps } from "./deps.ts";
 import { facilityRoutes } from "./facilities/index.ts";
 import { facilityGroupRoutes } from "./facilitygroups/index.ts";
+import { handoverRoutes } from "./handover/index.ts";
 import { itemReturnRoutes } from "./itemreturns/index.ts";
 import { loadUnitRoutes } from "./loadunits/index.ts";
 import { notificationRoutes } from "./notifications/index.ts";
@@ -27,6 +28,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   carrierRoutes(app, deps);
   reasonRoutes(app, deps);
   itemReturnRoutes(app, deps);
+  handoverRoutes(app, deps);
   notificationRoutes(app, deps);
   subscriptionRoutes(app, deps);
 }

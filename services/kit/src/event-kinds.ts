@@ -482,6 +482,20 @@ export const EVENT_KINDS: readonly EventKind[] = [
     emittedBy: "PUT /api/configurations/return (once one exists)",
   },
 
+  // returns: the handover configuration (one per tenant: the refuse reasons)
+  {
+    kind: "HANDOVER_CONFIGURATION_CREATED",
+    producer: "returns",
+    entityType: "HANDOVER_CONFIGURATION",
+    emittedBy: "PUT /api/configurations/handover (the tenant's first)",
+  },
+  {
+    kind: "HANDOVER_CONFIGURATION_UPDATED",
+    producer: "returns",
+    entityType: "HANDOVER_CONFIGURATION",
+    emittedBy: "PUT /api/configurations/handover (once one exists)",
+  },
+
   // notifications (no payload: configurations hold e-mail addresses, subscriptions may hold credentials)
   {
     kind: "NOTIFICATION_CENTER_CONFIG_CREATED",

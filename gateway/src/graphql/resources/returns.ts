@@ -1,6 +1,10 @@
-/** Item return jobs with their item returns, reasons and the return configuration (the returns service). */
+/**
+ * Item return jobs with their item returns, reasons, the return configuration and the handover
+ * configuration with its refuse reasons (the returns service).
+ */
 import { ReasonAction } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import { parseDocument } from "../../routes/documents.ts";
+import { AvailableRefusedReason, HandoverConfiguration } from "../../routes/handover/schemas.ts";
 import {
   ItemReturn,
   ItemReturnJob,
@@ -41,6 +45,8 @@ export const returns: GraphModule = {
     t.substitute(ItemReturnJob.properties.itemReturns.items, ItemReturn);
     t.outputType(ItemReturnJob);
     t.outputType(LocalizedReturnConfiguration, "ReturnConfiguration");
+    t.outputType(AvailableRefusedReason);
+    t.outputType(HandoverConfiguration);
     const jobs = defineConnection(t, "ItemReturnJob", "item return job");
     const itemReturns = defineConnection(t, "ItemReturn", "item return");
     const q = ItemReturnJobListQuery.properties;
@@ -62,6 +68,8 @@ export const returns: GraphModule = {
         `"Item return jobs, as GET /api/itemreturnjobs (RETURN_READ); pages forward."\nitemReturnJobs(${LIST_ARGS}, facilityId: String, itemReturnJobStatus: [${t.input(q.itemReturnJobStatus.items, "ItemReturnJobStatus")}], itemReturnStatus: [${t.input(q.itemReturnStatus.items, "ItemReturnStatus")}], itemReturnJobScannableCodes: [String!], itemReturnScannableCodes: [String!], searchTerm: String, anonymized: Boolean): ${jobs} @semanticNonNull`,
         `"Item returns across jobs, as GET /api/itemreturns (RETURN_READ); pages forward."\nitemReturns(${LIST_ARGS}, searchTerm: String, itemReturnStatus: [${t.input(iq.itemReturnStatus.items, "ItemReturnStatus")}], itemReturnLineItemStatus: [${t.input(iq.itemReturnLineItemStatus.items, "ItemReturnLineItemStatus")}], facilityRefs: [String!], anonymized: Boolean): ${itemReturns} @semanticNonNull`,
         `"The tenant's return configuration (CONFIG_READ)."\nreturnConfiguration: ReturnConfiguration @semanticNonNull`,
+        `"The tenant's handover configuration (CONFIG_READ); an error until the first PUT /api/configurations/handover."\nhandoverConfiguration: HandoverConfiguration @semanticNonNull`,
+        `"The tenant's handover refuse reasons, as GET /api/configurations/handover/refusereasons (CONFIG_READ)."\nrefuseReasons: [AvailableRefusedReason] @semanticNonNull(levels: [0, 1])`,
         ...reasons,
       ],
     };
@@ -122,6 +130,16 @@ export const returns: GraphModule = {
         return parseDocument(
           (await c.clients.returns.getReturnConfiguration({}, rpc(c))).configuration?.documentJson,
         );
+      },
+      handoverConfiguration: async (_: unknown, _a: Args, c: GqlContext) => {
+        need(c, "CONFIG_READ");
+        return parseDocument(
+          (await c.clients.returns.getHandoverConfiguration({}, rpc(c))).configuration?.documentJson,
+        );
+      },
+      refuseReasons: async (_: unknown, _a: Args, c: GqlContext) => {
+        need(c, "CONFIG_READ");
+        return parseDocument((await c.clients.returns.listRefuseReasons({}, rpc(c))).refusedReasonsJson);
       },
       ...Object.fromEntries(
         REASONS.flatMap((k) => [

@@ -10,11 +10,13 @@ import {
   toCreateFacilityRequest,
   toFacilityJson,
   toModifyFacilityRequest,
+  toReplaceFacilityRequest,
   toStrippedFacilityJson,
 } from "./map.ts";
 import {
   Facility,
   FacilityForCreation,
+  FacilityForReplacement,
   FacilityIdParams,
   FacilityListQuery,
   FacilityPatch,
@@ -119,6 +121,30 @@ export function facilityRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       const { facilityId } = req.params as IdParams;
       const res = await clients.catalog.modifyFacility(
         toModifyFacilityRequest(facilityId, req.body as FacilityPatchBody),
+        callOptions(req.ctx),
+      );
+      return toFacilityJson(res.facility);
+    },
+  );
+
+  app.put(
+    "/api/facilities/:facilityId",
+    {
+      schema: {
+        summary: "Replace facility",
+        description:
+          "Replaces the facility on the version the body names: every field takes the body's value, a field it leaves out is removed.",
+        tags,
+        params: FacilityIdParams,
+        body: FacilityForReplacement,
+        response: { 200: Facility, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+      config: { permissions: ["FACILITY_WRITE"], lifecycle: "GA", urn },
+    },
+    async (req) => {
+      const { facilityId } = req.params as IdParams;
+      const res = await clients.catalog.replaceFacility(
+        toReplaceFacilityRequest(facilityId, req.body as FacilityForReplacement),
         callOptions(req.ctx),
       );
       return toFacilityJson(res.facility);

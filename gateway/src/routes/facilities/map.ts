@@ -10,9 +10,15 @@ import {
   FacilityStatusSchema,
   FacilityTypeSchema,
   type ModifyFacilityRequestSchema,
+  type ReplaceFacilityRequestSchema,
 } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { AddressSchema } from "@fop/proto/fop/common/v1/common_pb.js";
-import { DETAIL_KEYS, type FacilityForCreation, type FacilityPatchBody } from "./schemas.ts";
+import {
+  DETAIL_KEYS,
+  type FacilityForCreation,
+  type FacilityForReplacement,
+  type FacilityPatchBody,
+} from "./schemas.ts";
 
 const addressJson = (m: FacilityMessage) =>
   m.address ? (toJson(AddressSchema, m.address) as JsonObject) : undefined;
@@ -85,6 +91,14 @@ function toFacilityInit(b: Partial<FacilityForCreation> & { type?: string }): Fa
 }
 
 export const toCreateFacilityRequest = (b: FacilityForCreation) => ({ facility: toFacilityInit(b) });
+
+/** PUT body -> ReplaceFacility (the service removes what the body leaves out). */
+export function toReplaceFacilityRequest(
+  id: string,
+  { version, ...fields }: FacilityForReplacement,
+): MessageInitShape<typeof ReplaceFacilityRequestSchema> {
+  return { id, version: BigInt(version), facility: toFacilityInit(fields) };
+}
 
 const MASK = lookupTable({
   tenantFacilityId: "tenant_facility_id",

@@ -1,6 +1,6 @@
 /** Facility schemas: the reference's ManagedFacility/Supplier shapes, for the fields the registry keeps. */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { CustomAttributes, DateTime, opt, PageSizeQuery } from "../../schemas/common.ts";
+import { CustomAttributes, closed, DateTime, OneOf, opt, PageSizeQuery } from "../../schemas/common.ts";
 
 const NonEmpty = Type.String({ pattern: "^.+$" });
 const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
@@ -175,6 +175,45 @@ export const FacilityPatch = Type.Union([
 export type FacilityPatchBody =
   | Static<typeof ManagedFacilityForModification>
   | Static<typeof FacilityPatchActions>;
+
+/**
+ * ManagedFacilityForReplacement (PUT): the whole facility on the version it names; what it leaves
+ * out is removed. Required as in the reference.
+ */
+export const ManagedFacilityForReplacement = Type.Object(
+  {
+    type: Type.Literal("MANAGED_FACILITY"),
+    version: modificationVersion,
+    name: Type.String({ minLength: 1, examples: ["Hamburg NW2"] }),
+    status: Enum(FACILITY_STATUSES),
+    tenantFacilityId: opt(Type.String({ minLength: 1, maxLength: 256, examples: ["K12345"] })),
+    locationType: Enum(LOCATION_TYPES),
+    address: FacilityAddress,
+    customAttributes: opt(Type.Object({}, { additionalProperties: true })),
+    ...optionalDetails,
+    fulfillmentProcessBuffer: detailProperties.fulfillmentProcessBuffer,
+    capacityEnabled: detailProperties.capacityEnabled,
+  },
+  { title: "ManagedFacilityForReplacement", ...closed },
+);
+
+/** SupplierForReplacement (PUT): the supplier's fields only. */
+export const SupplierForReplacement = Type.Object(
+  {
+    type: Type.Literal("SUPPLIER"),
+    version: modificationVersion,
+    name: Type.String({ minLength: 1 }),
+    status: Enum(FACILITY_STATUSES),
+    tenantFacilityId: opt(Type.String({ minLength: 1, maxLength: 256 })),
+    address: opt(FacilityAddress),
+    customAttributes: opt(Type.Object({}, { additionalProperties: true })),
+    tags: opt(detailProperties.tags),
+  },
+  { title: "SupplierForReplacement", ...closed },
+);
+
+export const FacilityForReplacement = OneOf("type", [ManagedFacilityForReplacement, SupplierForReplacement]);
+export type FacilityForReplacement = Static<typeof FacilityForReplacement>;
 
 export const Facility = Type.Object(
   {

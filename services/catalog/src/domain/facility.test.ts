@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createFacility, type FacilityInput, modifyFacility } from "./facility.ts";
+import { createFacility, type FacilityInput, modifyFacility, replaceFacility } from "./facility.ts";
 import { resolveTimeZone } from "./time-zone.ts";
 
 const NOW = new Date("2026-05-01T10:00:00.000Z");
@@ -128,6 +128,50 @@ describe("modifyFacility", () => {
     );
     expect(() => modifyFacility(f, { fields: ["name"], detailKeys: [], values: {} }, 1, later)).toThrow(
       expect.objectContaining({ code: "MISSING_NAME" }),
+    );
+  });
+});
+
+describe("replaceFacility", () => {
+  const f = createFacility(
+    input({
+      type: "MANAGED_FACILITY",
+      status: "SUSPENDED",
+      locationType: "WAREHOUSE",
+      customAttributes: { a: 1 },
+      details: { fulfillmentProcessBuffer: 240, contact: { firstName: "A", lastName: "B" } },
+    }),
+    "id",
+    NOW,
+  );
+  const later = new Date("2026-05-02T00:00:00.000Z");
+
+  it("takes every field from the input and removes what it leaves out", () => {
+    const next = replaceFacility(
+      f,
+      input({ tenantFacilityId: null, name: "New", details: { capacityEnabled: true } }),
+      1,
+      later,
+    );
+    expect(next).toEqual({
+      ...f,
+      version: 2,
+      lastModified: later,
+      tenantFacilityId: null,
+      name: "New",
+      status: "ONLINE",
+      locationType: "STORE",
+      customAttributes: null,
+      details: { capacityEnabled: true },
+    });
+  });
+
+  it("refuses a stale version and re-checks the invariants", () => {
+    expect(() => replaceFacility(f, input(), 2, later)).toThrow(
+      expect.objectContaining({ kind: "version_conflict", requestVersion: 2, version: 1 }),
+    );
+    expect(() => replaceFacility(f, input({ address: null }), 1, later)).toThrow(
+      expect.objectContaining({ code: "MISSING_ADDRESS" }),
     );
   });
 });

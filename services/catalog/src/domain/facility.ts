@@ -96,20 +96,32 @@ export function validateFacility(f: Omit<Facility, "id" | "version" | "created" 
   checkCustomAttributes(f.customAttributes, "/customAttributes");
 }
 
+/** A client's fields with the defaults of a facility that names none: managed, online, a store. */
+function withDefaults(input: FacilityInput): FacilityInput & { type: FacilityType; status: FacilityStatus } {
+  const type = input.type ?? "MANAGED_FACILITY";
+  return {
+    ...input,
+    type,
+    status: input.status ?? "ONLINE",
+    locationType: input.locationType ?? (type === "SUPPLIER" ? null : "STORE"),
+  };
+}
+
 export function createFacility(input: FacilityInput, id: string, now: Date): Facility {
+  const given = withDefaults(input);
   const f: Facility = {
     id,
     version: 1,
     created: now,
     lastModified: now,
-    tenantFacilityId: input.tenantFacilityId,
-    name: input.name,
-    type: input.type ?? "MANAGED_FACILITY",
-    status: input.status ?? "ONLINE",
-    locationType: input.locationType ?? (input.type === "SUPPLIER" ? null : "STORE"),
-    address: withResolvedTimeZone(input.address, now),
-    customAttributes: input.customAttributes,
-    details: input.details,
+    tenantFacilityId: given.tenantFacilityId,
+    name: given.name,
+    type: given.type,
+    status: given.status,
+    locationType: given.locationType,
+    address: withResolvedTimeZone(given.address, now),
+    customAttributes: given.customAttributes,
+    details: given.details,
   };
   validateFacility(f);
   return f;
@@ -169,4 +181,20 @@ export function modifyFacility(
   next.version = current.version + 1;
   next.lastModified = now;
   return next;
+}
+
+/**
+ * A versioned replacement (PUT): every field takes the input's value, one it leaves out is removed
+ * (details included) or, for type, status and locationType, takes the creation default. It is the
+ * modification that names every field, so it is checked by the same rules.
+ */
+export function replaceFacility(
+  current: Facility,
+  input: FacilityInput,
+  requestVersion: number,
+  now: Date,
+): Facility {
+  const values = withDefaults(input);
+  const detailKeys = [...new Set([...Object.keys(current.details), ...Object.keys(values.details)])];
+  return modifyFacility(current, { fields: MODIFIABLE_FIELDS, detailKeys, values }, requestVersion, now);
 }

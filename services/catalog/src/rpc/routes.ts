@@ -144,6 +144,16 @@ export function catalogRoutes(deps: CatalogDeps) {
         });
         return { facility: toFacilityMessage(f) };
       },
+      async replaceFacility(req, hctx) {
+        const f = await facilities.replaceFacility(
+          deps,
+          requestContext(hctx),
+          req.id,
+          Number(req.version),
+          fromFacilityMessage(req.facility),
+        );
+        return { facility: toFacilityMessage(f) };
+      },
       async deleteFacility(req, hctx) {
         await facilities.deleteFacility(deps, requestContext(hctx), req.id);
         return {};

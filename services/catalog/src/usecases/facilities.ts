@@ -29,6 +29,7 @@ import {
   type FacilityStatus,
   type FacilityType,
   modifyFacility as modify,
+  replaceFacility as replace,
 } from "../domain/facility.ts";
 import { facilityEvent, facilityGroupEvent } from "../events/catalog.events.ts";
 import type { CatalogDeps } from "./deps.ts";
@@ -146,10 +147,31 @@ export async function modifyFacility(
   version: number,
   change: FacilityChange,
 ): Promise<Facility> {
+  return writeFacility(deps, ctx, id, (current) => modify(current, change, version, deps.now()));
+}
+
+/** PUT: replaces the facility's fields on the version the caller names. */
+export async function replaceFacility(
+  deps: CatalogDeps,
+  ctx: RequestContext,
+  id: string,
+  version: number,
+  input: FacilityInput,
+): Promise<Facility> {
+  return writeFacility(deps, ctx, id, (current) => replace(current, input, version, deps.now()));
+}
+
+/** One change of a facility: lock it, apply the domain rule, store it, FACILITY_UPDATED. */
+function writeFacility(
+  deps: CatalogDeps,
+  ctx: RequestContext,
+  id: string,
+  change: (current: Facility) => Facility,
+): Promise<Facility> {
   return inTransaction(
     deps.db,
     async (tx) => {
-      const next = modify(await load(tx, ctx, id, true), change, version, deps.now());
+      const next = change(await load(tx, ctx, id, true));
       await updateFacility(tx, ctx.tenant, next);
       await deps.outbox.record(tx, ctx, [facilityEvent("UPDATED", next)]);
       return next;

@@ -6,6 +6,7 @@ import { M0003RefundTrigger } from "./migrations/m0003-refund-trigger.ts";
 import { M0004ReturnConfiguration } from "./migrations/m0004-return-configuration.ts";
 import { M0005Parcels } from "./migrations/m0005-parcels.ts";
 import { M0006ReasonTextHash } from "./migrations/m0006-reason-text-hash.ts";
+import { M0007HandoverConfiguration } from "./migrations/m0007-handover-configuration.ts";
 
 /** The schema (and database role prefix) the returns service owns. */
 export const SCHEMA = "returns";
@@ -22,4 +23,5 @@ export const migrations: MigrationObject[] = [
   { name: "m0004-return-configuration", class: M0004ReturnConfiguration },
   { name: "m0005-parcels", class: M0005Parcels },
   { name: "m0006-reason-text-hash", class: M0006ReasonTextHash },
+  { name: "m0007-handover-configuration", class: M0007HandoverConfiguration },
 ];

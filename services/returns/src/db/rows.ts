@@ -2,6 +2,7 @@
 
 import { type Db, query } from "@fop/kit/db/sql";
 import { readSnapshot } from "@fop/kit/db/tx";
+import type { HandoverConfiguration } from "../domain/handover-config.ts";
 import type { ItemReturnJob } from "../domain/job.ts";
 import type { Parcel } from "../domain/parcel.ts";
 import type { ReturnConfiguration } from "../domain/return-config.ts";
@@ -294,40 +295,43 @@ export async function listItemReturnsAcrossJobs(
   };
 }
 
-// --- return configuration ------------------------------------------------------------------------
+// --- per-tenant configurations (return, handover) -----------------------------------------------
 
-export async function loadReturnConfiguration(
-  db: Db,
-  tenant: string,
-  forUpdate = false,
-): Promise<ReturnConfiguration | undefined> {
-  const rows = await query<{ doc: ReturnConfiguration }>(db, {
-    text: `select doc from return_configuration where tenant_id = $1${forUpdate ? " for update" : ""}`,
-    params: [tenant],
-    prepare: true,
-  });
-  return rows[0]?.doc;
+/**
+ * A per-tenant configuration document in its own table `(tenant_id primary key, version, doc)`:
+ * load (optionally locked), insert unless present, update. The operations upsertSingleton takes.
+ */
+function configurationRows<T extends { version: number }>(
+  table: "return_configuration" | "handover_configuration",
+) {
+  return {
+    async load(db: Db, tenant: string, forUpdate = false): Promise<T | undefined> {
+      const rows = await query<{ doc: T }>(db, {
+        text: `select doc from ${table} where tenant_id = $1${forUpdate ? " for update" : ""}`,
+        params: [tenant],
+        prepare: true,
+      });
+      return rows[0]?.doc;
+    },
+    /** Inserts the tenant's configuration unless it has one (a concurrent first PUT won); true when inserted. */
+    async insertIfAbsent(db: Db, tenant: string, c: T): Promise<boolean> {
+      const rows = await query(db, {
+        text: `insert into ${table} (tenant_id, version, doc) values ($1, $2, $3::jsonb)
+          on conflict (tenant_id) do nothing returning 1`,
+        params: [tenant, c.version, JSON.stringify(c)],
+        prepare: true,
+      });
+      return rows.length > 0;
+    },
+    async update(db: Db, tenant: string, c: T): Promise<void> {
+      await query(db, {
+        text: `update ${table} set version = $2, doc = $3::jsonb where tenant_id = $1`,
+        params: [tenant, c.version, JSON.stringify(c)],
+        prepare: true,
+      });
+    },
+  };
 }
 
-/** Inserts the tenant's configuration unless it has one (a concurrent first PUT won); true when inserted. */
-export async function insertReturnConfigurationIfAbsent(db: Db, tenant: string, c: ReturnConfiguration) {
-  const rows = await query(db, {
-    text: `insert into return_configuration (tenant_id, version, doc) values ($1, $2, $3::jsonb)
-      on conflict (tenant_id) do nothing returning 1`,
-    params: [tenant, c.version, JSON.stringify(c)],
-    prepare: true,
-  });
-  return rows.length > 0;
-}
-
-export async function updateReturnConfiguration(
-  db: Db,
-  tenant: string,
-  c: ReturnConfiguration,
-): Promise<void> {
-  await query(db, {
-    text: "update return_configuration set version = $2, doc = $3::jsonb where tenant_id = $1",
-    params: [tenant, c.version, JSON.stringify(c)],
-    prepare: true,
-  });
-}
+export const returnConfigurationRows = configurationRows<ReturnConfiguration>("return_configuration");
+export const handoverConfigurationRows = configurationRows<HandoverConfiguration>("handover_configuration");

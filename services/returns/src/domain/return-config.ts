@@ -7,7 +7,7 @@
  */
 import { invalid } from "@fop/kit/errors";
 import { requireCurrentVersion } from "@fop/kit/validation";
-import type { ChangeContext, JsonObject } from "./types.ts";
+import { type ChangeContext, firstText, type JsonObject } from "./types.ts";
 
 export interface ReturnConfiguration {
   version: number;
@@ -26,14 +26,6 @@ export const REASON_IDENTIFIERS = [
   ...Array.from({ length: 99 }, (_, i) => String(i + 1)),
   ..."ABCDEFGHIJKLMNOPQRSTUVWXYZ",
 ];
-
-const firstText = (localized: unknown, field: string): string => {
-  const map = localized as Record<string, string> | undefined;
-  const text = map && typeof map === "object" ? Object.values(map)[0] : undefined;
-  if (typeof text !== "string")
-    throw invalid("LOCALIZED_TEXT_REQUIRED", `${field.slice(1)} needs at least one locale.`, field);
-  return text;
-};
 
 function returnReasons(list: unknown): JsonObject[] {
   const given = (Array.isArray(list) ? list : []) as JsonObject[];

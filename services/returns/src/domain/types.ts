@@ -1,4 +1,6 @@
 /** The returns service's read models, shaped as the reference schemas. */
+import { invalid } from "@fop/kit/errors";
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
@@ -21,4 +23,16 @@ export interface Reason {
 export interface ChangeContext {
   now: Date;
   newId: () => string;
+}
+
+/**
+ * The text of the first locale of a localized map (a configuration's resolved `reason`,
+ * `condition`, `refusedReason`); 400 LOCALIZED_TEXT_REQUIRED naming `field` when it has none.
+ */
+export function firstText(localized: unknown, field: string): string {
+  const map = localized as Record<string, string> | undefined;
+  const text = map && typeof map === "object" ? Object.values(map)[0] : undefined;
+  if (typeof text !== "string")
+    throw invalid("LOCALIZED_TEXT_REQUIRED", `${field.slice(1)} needs at least one locale.`, field);
+  return text;
 }

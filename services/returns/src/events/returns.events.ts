@@ -8,15 +8,19 @@
  * REFUND_TRIGGERED (once per job, when every line item of its item returns is decided). Payload:
  * the job after the change. ITEM_RETURN_PARCEL_CREATED (the job, with the parcel in the item
  * return's parcelRefs) and PARCEL_CREATED (entity PARCEL; payload: the parcel).
+ * RETURN_CONFIGURATION_CREATED / _UPDATED and HANDOVER_CONFIGURATION_CREATED / _UPDATED (payload:
+ * the configuration).
  */
 import { create } from "@bufbuild/protobuf";
 import type { DomainEvent } from "@fop/kit/events/envelope";
 import {
+  HandoverConfigurationSchema,
   ItemReturnJobSchema,
   ParcelSchema,
   ReasonSchema,
   ReturnConfigurationSchema,
 } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import type { HandoverConfiguration } from "../domain/handover-config.ts";
 import type { ItemReturnJob } from "../domain/job.ts";
 import type { Parcel } from "../domain/parcel.ts";
 import type { ReturnConfiguration } from "../domain/return-config.ts";
@@ -85,6 +89,26 @@ export const returnConfigurationEvent = (
   payload: {
     schema: ReturnConfigurationSchema,
     message: create(ReturnConfigurationSchema, {
+      version: BigInt(c.version),
+      documentJson: Buffer.from(JSON.stringify(c), "utf8"),
+    }),
+  },
+});
+
+/** HANDOVER_CONFIGURATION_CREATED / _UPDATED (entityRef: the tenant: there is one per tenant). */
+export const handoverConfigurationEvent = (
+  change: "CREATED" | "UPDATED",
+  tenant: string,
+  c: HandoverConfiguration,
+): DomainEvent => ({
+  type: `HANDOVER_CONFIGURATION_${change}`,
+  entityType: "HANDOVER_CONFIGURATION",
+  entityRef: tenant,
+  entityVersion: c.version,
+  entityCreated: new Date(c.created),
+  payload: {
+    schema: HandoverConfigurationSchema,
+    message: create(HandoverConfigurationSchema, {
       version: BigInt(c.version),
       documentJson: Buffer.from(JSON.stringify(c), "utf8"),
     }),

@@ -11,6 +11,7 @@ import {
 } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import type { JsonObject as DomainJson, ReasonAction } from "../domain/types.ts";
 import type { ReturnsDeps } from "../usecases/deps.ts";
+import * as handoverConfig from "../usecases/handover-config.ts";
 import * as itemReturns from "../usecases/itemreturns.ts";
 import * as jobs from "../usecases/jobs.ts";
 import * as reasons from "../usecases/reasons.ts";
@@ -203,6 +204,25 @@ export function returnRoutes(deps: ReturnsDeps) {
           configuration: { version: BigInt(r.config.version), documentJson: json(r.config) },
           created: r.created,
         };
+      },
+      async getHandoverConfiguration(_req, hctx) {
+        const c = await handoverConfig.getHandoverConfiguration(deps, requestContext(hctx));
+        return { configuration: { version: BigInt(c.version), documentJson: json(c) } };
+      },
+      async putHandoverConfiguration(req, hctx) {
+        const r = await handoverConfig.upsertHandoverConfiguration(
+          deps,
+          requestContext(hctx),
+          asDomain(req.body),
+        );
+        return {
+          configuration: { version: BigInt(r.config.version), documentJson: json(r.config) },
+          created: r.created,
+        };
+      },
+      async listRefuseReasons(_req, hctx) {
+        const list = await handoverConfig.listRefusedReasons(deps, requestContext(hctx));
+        return { refusedReasonsJson: json(list) };
       },
       async itemReturnJobAction(req, hctx) {
         const j = await jobs.applyJobAction(deps, requestContext(hctx), req.id, asDomain(req.action));

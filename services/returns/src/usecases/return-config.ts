@@ -3,11 +3,7 @@ import type { RequestContext } from "@fop/kit/context";
 import { upsertSingleton } from "@fop/kit/db/singleton";
 import { inTransaction } from "@fop/kit/db/tx";
 import { AppError } from "@fop/kit/errors";
-import {
-  insertReturnConfigurationIfAbsent,
-  loadReturnConfiguration,
-  updateReturnConfiguration,
-} from "../db/rows.ts";
+import { returnConfigurationRows as rows } from "../db/rows.ts";
 import { putReturnConfiguration, type ReturnConfiguration } from "../domain/return-config.ts";
 import type { JsonObject } from "../domain/types.ts";
 import { returnConfigurationEvent } from "../events/returns.events.ts";
@@ -17,7 +13,7 @@ export async function getReturnConfiguration(
   deps: ReturnsDeps,
   ctx: RequestContext,
 ): Promise<ReturnConfiguration> {
-  const found = await loadReturnConfiguration(deps.db, ctx.tenant);
+  const found = await rows.load(deps.db, ctx.tenant);
   if (!found) {
     throw new AppError("not_found", {
       code: "RETURN_CONFIGURATION_NOT_FOUND",
@@ -33,9 +29,9 @@ export async function upsertReturnConfiguration(deps: ReturnsDeps, ctx: RequestC
   return inTransaction(deps.db, async (tx) => {
     const { value: config, created } = await upsertSingleton(
       {
-        load: () => loadReturnConfiguration(tx, ctx.tenant, true),
-        insertIfAbsent: (v) => insertReturnConfigurationIfAbsent(tx, ctx.tenant, v),
-        update: (v) => updateReturnConfiguration(tx, ctx.tenant, v),
+        load: () => rows.load(tx, ctx.tenant, true),
+        insertIfAbsent: (v) => rows.insertIfAbsent(tx, ctx.tenant, v),
+        update: (v) => rows.update(tx, ctx.tenant, v),
       },
       (current) => putReturnConfiguration(current, body, c).config,
     );

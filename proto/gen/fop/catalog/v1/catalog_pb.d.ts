@@ -706,6 +706,61 @@ export declare type ModifyFacilityResponse = Message<"fop.catalog.v1.ModifyFacil
 export declare const ModifyFacilityResponseSchema: GenMessage<ModifyFacilityResponse>;
 
 /**
+ * ReplaceFacilityRequest replaces a facility's fields with those of facility (id, version and
+ * timestamps in it are ignored; an unset optional field, detail key included, is removed).
+ *
+ * @generated from message fop.catalog.v1.ReplaceFacilityRequest
+ */
+export declare type ReplaceFacilityRequest = Message<"fop.catalog.v1.ReplaceFacilityRequest"> & {
+  /**
+   * Platform id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The version the replacement is based on.
+   *
+   * @generated from field: int64 version = 2;
+   */
+  version: bigint;
+
+  /**
+   * The facility's new fields.
+   *
+   * @generated from field: fop.catalog.v1.Facility facility = 3;
+   */
+  facility?: Facility | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.ReplaceFacilityRequest.
+ * Use `create(ReplaceFacilityRequestSchema)` to create a new message.
+ */
+export declare const ReplaceFacilityRequestSchema: GenMessage<ReplaceFacilityRequest>;
+
+/**
+ * ReplaceFacilityResponse holds the replaced facility.
+ *
+ * @generated from message fop.catalog.v1.ReplaceFacilityResponse
+ */
+export declare type ReplaceFacilityResponse = Message<"fop.catalog.v1.ReplaceFacilityResponse"> & {
+  /**
+   * The facility as stored.
+   *
+   * @generated from field: fop.catalog.v1.Facility facility = 1;
+   */
+  facility?: Facility | undefined;
+};
+
+/**
+ * Describes the message fop.catalog.v1.ReplaceFacilityResponse.
+ * Use `create(ReplaceFacilityResponseSchema)` to create a new message.
+ */
+export declare const ReplaceFacilityResponseSchema: GenMessage<ReplaceFacilityResponse>;
+
+/**
  * DeleteFacilityRequest names the facility to delete.
  *
  * @generated from message fop.catalog.v1.DeleteFacilityRequest
@@ -1410,6 +1465,16 @@ export declare const CatalogService: GenService<{
     methodKind: "unary";
     input: typeof ModifyFacilityRequestSchema;
     output: typeof ModifyFacilityResponseSchema;
+  },
+  /**
+   * ReplaceFacility replaces every field a client sets (an unset one is cleared); versioned.
+   *
+   * @generated from rpc fop.catalog.v1.CatalogService.ReplaceFacility
+   */
+  replaceFacility: {
+    methodKind: "unary";
+    input: typeof ReplaceFacilityRequestSchema;
+    output: typeof ReplaceFacilityResponseSchema;
   },
   /**
    * DeleteFacility removes a facility.

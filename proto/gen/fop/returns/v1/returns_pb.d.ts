@@ -1245,6 +1245,148 @@ export declare type PutReturnConfigurationResponse = Message<"fop.returns.v1.Put
 export declare const PutReturnConfigurationResponseSchema: GenMessage<PutReturnConfigurationResponse>;
 
 /**
+ * HandoverConfiguration is the tenant's handover configuration (its refuse reasons).
+ *
+ * @generated from message fop.returns.v1.HandoverConfiguration
+ */
+export declare type HandoverConfiguration = Message<"fop.returns.v1.HandoverConfiguration"> & {
+  /**
+   * Optimistic locking version, 1 on creation.
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * The read model (version, created, lastModified, refusedReasons) as UTF-8 JSON.
+   *
+   * @generated from field: bytes document_json = 2;
+   */
+  documentJson: Uint8Array;
+};
+
+/**
+ * Describes the message fop.returns.v1.HandoverConfiguration.
+ * Use `create(HandoverConfigurationSchema)` to create a new message.
+ */
+export declare const HandoverConfigurationSchema: GenMessage<HandoverConfiguration>;
+
+/**
+ * GetHandoverConfigurationRequest has no fields: the configuration is the tenant's.
+ *
+ * @generated from message fop.returns.v1.GetHandoverConfigurationRequest
+ */
+export declare type GetHandoverConfigurationRequest = Message<"fop.returns.v1.GetHandoverConfigurationRequest"> & {
+};
+
+/**
+ * Describes the message fop.returns.v1.GetHandoverConfigurationRequest.
+ * Use `create(GetHandoverConfigurationRequestSchema)` to create a new message.
+ */
+export declare const GetHandoverConfigurationRequestSchema: GenMessage<GetHandoverConfigurationRequest>;
+
+/**
+ * GetHandoverConfigurationResponse holds the configuration.
+ *
+ * @generated from message fop.returns.v1.GetHandoverConfigurationResponse
+ */
+export declare type GetHandoverConfigurationResponse = Message<"fop.returns.v1.GetHandoverConfigurationResponse"> & {
+  /**
+   * The configuration.
+   *
+   * @generated from field: fop.returns.v1.HandoverConfiguration configuration = 1;
+   */
+  configuration?: HandoverConfiguration | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.GetHandoverConfigurationResponse.
+ * Use `create(GetHandoverConfigurationResponseSchema)` to create a new message.
+ */
+export declare const GetHandoverConfigurationResponseSchema: GenMessage<GetHandoverConfigurationResponse>;
+
+/**
+ * PutHandoverConfigurationRequest carries a HandoverConfiguration body.
+ *
+ * @generated from message fop.returns.v1.PutHandoverConfigurationRequest
+ */
+export declare type PutHandoverConfigurationRequest = Message<"fop.returns.v1.PutHandoverConfigurationRequest"> & {
+  /**
+   * The body as validated by the gateway.
+   *
+   * @generated from field: google.protobuf.Struct body = 1;
+   */
+  body?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message fop.returns.v1.PutHandoverConfigurationRequest.
+ * Use `create(PutHandoverConfigurationRequestSchema)` to create a new message.
+ */
+export declare const PutHandoverConfigurationRequestSchema: GenMessage<PutHandoverConfigurationRequest>;
+
+/**
+ * PutHandoverConfigurationResponse holds the configuration after the write.
+ *
+ * @generated from message fop.returns.v1.PutHandoverConfigurationResponse
+ */
+export declare type PutHandoverConfigurationResponse = Message<"fop.returns.v1.PutHandoverConfigurationResponse"> & {
+  /**
+   * The configuration.
+   *
+   * @generated from field: fop.returns.v1.HandoverConfiguration configuration = 1;
+   */
+  configuration?: HandoverConfiguration | undefined;
+
+  /**
+   * Whether this write created it (REST 201).
+   *
+   * @generated from field: bool created = 2;
+   */
+  created: boolean;
+};
+
+/**
+ * Describes the message fop.returns.v1.PutHandoverConfigurationResponse.
+ * Use `create(PutHandoverConfigurationResponseSchema)` to create a new message.
+ */
+export declare const PutHandoverConfigurationResponseSchema: GenMessage<PutHandoverConfigurationResponse>;
+
+/**
+ * ListRefuseReasonsRequest has no fields: the refuse reasons are the tenant's.
+ *
+ * @generated from message fop.returns.v1.ListRefuseReasonsRequest
+ */
+export declare type ListRefuseReasonsRequest = Message<"fop.returns.v1.ListRefuseReasonsRequest"> & {
+};
+
+/**
+ * Describes the message fop.returns.v1.ListRefuseReasonsRequest.
+ * Use `create(ListRefuseReasonsRequestSchema)` to create a new message.
+ */
+export declare const ListRefuseReasonsRequestSchema: GenMessage<ListRefuseReasonsRequest>;
+
+/**
+ * ListRefuseReasonsResponse holds the refuse reasons.
+ *
+ * @generated from message fop.returns.v1.ListRefuseReasonsResponse
+ */
+export declare type ListRefuseReasonsResponse = Message<"fop.returns.v1.ListRefuseReasonsResponse"> & {
+  /**
+   * The reference's AvailableRefusedReason[] as UTF-8 JSON (an empty array before the first put).
+   *
+   * @generated from field: bytes refused_reasons_json = 1;
+   */
+  refusedReasonsJson: Uint8Array;
+};
+
+/**
+ * Describes the message fop.returns.v1.ListRefuseReasonsResponse.
+ * Use `create(ListRefuseReasonsResponseSchema)` to create a new message.
+ */
+export declare const ListRefuseReasonsResponseSchema: GenMessage<ListRefuseReasonsResponse>;
+
+/**
  * ReasonAction is the action a reason can be attached to: it names the reason resource.
  *
  * @generated from enum fop.returns.v1.ReasonAction
@@ -1516,6 +1658,37 @@ export declare const ReturnsService: GenService<{
     methodKind: "unary";
     input: typeof PutReturnConfigurationRequestSchema;
     output: typeof PutReturnConfigurationResponseSchema;
+  },
+  /**
+   * GetHandoverConfiguration reads the tenant's handover configuration (NOT_FOUND before the
+   * first put).
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.GetHandoverConfiguration
+   */
+  getHandoverConfiguration: {
+    methodKind: "unary";
+    input: typeof GetHandoverConfigurationRequestSchema;
+    output: typeof GetHandoverConfigurationResponseSchema;
+  },
+  /**
+   * PutHandoverConfiguration creates it, or replaces it on the version the request names.
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.PutHandoverConfiguration
+   */
+  putHandoverConfiguration: {
+    methodKind: "unary";
+    input: typeof PutHandoverConfigurationRequestSchema;
+    output: typeof PutHandoverConfigurationResponseSchema;
+  },
+  /**
+   * ListRefuseReasons reads the tenant's handover refuse reasons (none before the first put).
+   *
+   * @generated from rpc fop.returns.v1.ReturnsService.ListRefuseReasons
+   */
+  listRefuseReasons: {
+    methodKind: "unary";
+    input: typeof ListRefuseReasonsRequestSchema;
+    output: typeof ListRefuseReasonsResponseSchema;
   },
 }>;
 
