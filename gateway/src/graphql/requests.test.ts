@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { gql } from "./graphql-js.ts";
-import { checkParsed, checkSource, literalNesting, MAX_TOKENS, sourceNesting, tokenCount } from "./requests.ts";
+import {
+  checkParsed,
+  checkSource,
+  literalNesting,
+  MAX_TOKENS,
+  sourceNesting,
+  tokenCount,
+} from "./requests.ts";
 
 describe("nesting checks before GraphQL parses or runs", () => {
   it("counts brackets in a document's text, not inside strings, block strings or comments", () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { checkJsonValue, firstDuplicateKey, JSON_LIMITS, nestingDepth, parseJsonBody, scanJson } from "./json.ts";
+import {
+  checkJsonValue,
+  firstDuplicateKey,
+  JSON_LIMITS,
+  nestingDepth,
+  parseJsonBody,
+  scanJson,
+} from "./json.ts";
 
 const bytes = (s: string) => Buffer.from(s, "utf8");
 const code = (fn: () => unknown) => {
@@ -97,6 +104,20 @@ describe("duplicate keys", () => {
     '"a"',
   ])("%s: each key once, taken", (text) => {
     expect(refusal(text)).toBeUndefined();
+  });
+
+  it("JSON that is a part of a request is named in the pointers (GraphQL's GET variables)", () => {
+    const field = (text: string) => {
+      try {
+        parseJsonBody(bytes(text), "variables");
+      } catch (err) {
+        return [(err as { code?: string }).code, (err as { field?: string }).field];
+      }
+      return undefined;
+    };
+    expect(field('{"id":"x","id":"y"}')).toEqual(["DUPLICATE_KEY", "/variables/id"]);
+    expect(field('{"n":1e400}')).toEqual(["INVALID_NUMBER", "/variables/n"]);
+    expect(field("{")).toEqual(["MALFORMED_JSON", "variables"]);
   });
 
   it("the scan counts every key written; the value check counts the parsed ones", () => {

@@ -140,12 +140,12 @@ function checkString(s: string, where: () => string): void {
 
 /**
  * Throws a 400 for the first value in `root` that no part of the system may receive (see the module
- * comment). Iterative, and `root` is already depth-bounded, so it cannot overflow the stack. Returns
- * how many keys its objects have, all together.
+ * comment), named by its JSON pointer (below `at`). Iterative, and `root` is already depth-bounded,
+ * so it cannot overflow the stack. Returns how many keys its objects have, all together.
  */
-export function checkJsonValue(root: unknown): number {
+export function checkJsonValue(root: unknown, at: string[] = []): number {
   let keys = 0;
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: [] }];
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: root, path: at }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
     if (typeof value === "string") {
@@ -178,8 +178,9 @@ export function checkJsonValue(root: unknown): number {
 }
 
 /**
- * Parses and checks a JSON body (bytes as received); `name` says what it is in the messages of the
- * errors that concern it as a whole (GraphQL's GET `variables` are "variables").
+ * Parses and checks a JSON body (bytes as received). `name`, for JSON that is a part of a request
+ * (GraphQL's GET `variables`), names it in the errors: as a whole, and as the first step of the
+ * pointers to what is wrong inside (`/variables/id`, as in a POST body).
  */
 export function parseJsonBody(bytes: Uint8Array, name?: string): unknown {
   const what = name ?? "The body";
@@ -208,10 +209,11 @@ export function parseJsonBody(bytes: Uint8Array, name?: string): unknown {
       ...(name ? { field: name } : {}),
     });
   }
-  if (checkJsonValue(value) !== shape.keys) {
+  const base = name ? [name] : [];
+  if (checkJsonValue(value, base) !== shape.keys) {
     const dup = firstDuplicateKey(text);
     if (dup) {
-      const at = pointer(dup.path);
+      const at = pointer([...base, ...dup.path]);
       throw bad(
         "DUPLICATE_KEY",
         `${at}: the key ${JSON.stringify(dup.key.slice(0, 100))} appears more than once in its object; send each key once.`,
