@@ -222,11 +222,11 @@ describe("issue 25, 1. a fragment fan-out (2^(n+1) paths in 2n + 2 fragments) ca
           timed(() => client(fragmentFanOut(n))),
           timed(() => other("GET", "/api/facilities")),
         ]);
-        const e = refused(r, "QUERY_TOO_COMPLEX");
-        expect(e.message).toContain(`costs ${2 ** (n + 1)}`);
         expect(ms, `n = ${n} over ${how}`).toBeLessThan(100);
         expect(theirs.status).toBe(200);
         expect(theirMs, `the other tenant's GET beside n = ${n} over ${how}`).toBeLessThan(100);
+        const e = refused(r, "QUERY_TOO_COMPLEX");
+        expect(e.message).toContain(`costs ${2 ** (n + 1)}`);
       }
     }
     const r = await q(fragmentFanOut(30));
