@@ -2,7 +2,7 @@
  * The fuzz's hostile mode: values and requests made to break a parser, a validator, an encoder or a
  * database rather than a rule — nesting depth, NUL and lone surrogates, bytes that are not UTF-8,
  * numbers beyond what JSON can keep, dates beyond what Postgres holds, prototype-named keys and
- * roles, absolute-form request targets.
+ * roles, absolute-form request targets, keys written twice, GraphQL fragment fan-outs.
  */
 import type { Fuzz } from "./fuzz.ts";
 
