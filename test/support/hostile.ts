@@ -2,7 +2,7 @@
  * The fuzz's hostile mode: values and requests made to break a parser, a validator, an encoder or a
  * database rather than a rule — nesting depth, NUL and lone surrogates, bytes that are not UTF-8,
  * numbers beyond what JSON can keep, dates beyond what Postgres holds, prototype-named keys and
- * roles, absolute-form request targets.
+ * roles, absolute-form request targets, keys written twice, GraphQL fragment fan-outs.
  */
 import type { Fuzz } from "./fuzz.ts";
 
@@ -322,3 +322,38 @@ export function hostileSvg(f: Pick<Fuzz, "pick">): string {
 /** Stored SVG text that holds active content (what {@link hostileSvg} plants, found by text). */
 export const ACTIVE_SVG_TEXT =
   /<(\w+:)?script|&#|\son\w+\s*=|javascript|data:|foreignObject|xml-stylesheet|<!ENTITY|@import|evil\.example|<\w+:(embed|iframe)/i;
+
+/**
+ * A GraphQL document of two fragments per level, each spreading both fragments of the next level:
+ * 2^(n+1) paths to its `__typename` leaves in 2n + 2 fragments (n = 30: 2.5 KB). A check that walks
+ * each spread again takes 2^n steps; execution merges the spreads and selects `__typename` once.
+ */
+export function fragmentFanOut(n: number): string {
+  const parts = ["query FanOut { ...A0 ...B0 }"];
+  for (let i = 0; i < n; i++)
+    for (const f of ["A", "B"]) parts.push(`fragment ${f}${i} on Query { ...A${i + 1} ...B${i + 1} }`);
+  parts.push(`fragment A${n} on Query { __typename }`, `fragment B${n} on Query { __typename }`);
+  return parts.join("\n");
+}
+
+/**
+ * `json` (JSON text, as {@link jsonText} writes it) with one of its keys written twice: `"k": first`
+ * inserted before the first key of a random non-empty object, so JSON.parse would keep the original
+ * value and drop `first` unseen. JSON without a non-empty object is wrapped in one.
+ */
+export function withDuplicateKey(json: string, first: string, f: Fuzz): string {
+  const starts: number[] = [];
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (c === '"') {
+      for (i++; json[i] !== '"'; i++) if (json[i] === "\\") i++;
+    } else if (c === "{" && json[i + 1] === '"') {
+      starts.push(i + 1);
+    }
+  }
+  if (starts.length === 0) return `{"a":${first},"a":${json}}`;
+  const at = f.pick(starts);
+  let end = at + 1;
+  while (json[end] !== '"') end += json[end] === "\\" ? 2 : 1;
+  return `${json.slice(0, at)}${json.slice(at, end + 1)}:${first},${json.slice(at)}`;
+}

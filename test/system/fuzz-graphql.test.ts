@@ -4,10 +4,10 @@
  * right and the wrong type (hostile strings, huge, negative and float ints, 1e400 as a literal, deep
  * input objects, enum values that do not exist, lists of 10,000 items, URNs with junk, unknown ids and
  * the other tenant's ids), random selections down the relationships, aliases (hundreds of one costly
- * field), fragments (cycles, unknown ones), @skip/@include with variables, several operations with and
+ * field), fragments (cycles, unknown ones, fan-outs of 2^31 paths), @skip/@include with variables, several operations with and
  * without operationName, subscriptions, introspection — sent as JSON, GET, application/graphql, and
  * wrapped in what an HTTP layer must survive (invalid JSON and UTF-8, batches, empty bodies, other
- * media types, a 1 MB+ query, no or bad tokens).
+ * media types, a 1 MB+ query, keys written twice in the body or its variables, no or bad tokens).
  *
  * Every answer: never a 5xx, neither as the HTTP status nor as an error entry's extensions.status; a
  * JSON object with `data` and/or `errors`, each error with message, extensions.code and a numeric
@@ -27,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { FUZZ_SEED, type Fuzz, type FuzzRequest, fuzz, sendAll } from "../support/fuzz.ts";
 import {
+  fragmentFanOut,
   HOSTILE_PATH_SEGMENTS,
   HOSTILE_STRINGS,
   hostileValue,
@@ -35,6 +36,7 @@ import {
   PROTOTYPE_NAMES,
   RAW,
   RAW_NUMBERS,
+  withDuplicateKey,
   withInvalidBytes,
 } from "../support/hostile.ts";
 import { message, rawRequest } from "../support/raw-http.ts";
@@ -850,6 +852,8 @@ function generator(f: Fuzz, pools: Pools, bravoReader: string) {
           pick([
             "variables=%7B",
             `variables=${encodeURIComponent('{"a":"\\u0000","b":"\\ud800"}')}`,
+            `variables=${encodeURIComponent(withDuplicateKey(jsonText(doc.variables), jsonText(hostileValue(f)), f))}`,
+            `query=${encodeURIComponent(fragmentFanOut(int(31)))}`,
             "variables=%5B%5D",
             "variables=null",
             "extensions=%7B",
@@ -926,6 +930,19 @@ function generator(f: Fuzz, pools: Pools, bravoReader: string) {
         { "content-type": pick(["text/plain", "application/xml", "multipart/form-data", ""]) },
         true,
       ],
+      // A key twice (the body's, the variables', deeper): JSON.parse would drop the earlier value unseen.
+      [withDuplicateKey(jsonText(body), jsonText(hostileValue(f)), f), json(), true],
+      [
+        jsonText({ ...body, variables: { in: { a: 1 } } }).replace(
+          '{"a":1}',
+          `{"a":${jsonText(hostileValue(f))},"a":1}`,
+        ),
+        json(),
+        true,
+      ],
+      // Fragment fan-outs: 2^(n+1) paths in 2n + 2 fragments; over the cost limit from n = 15.
+      [jsonText({ query: fragmentFanOut(15 + int(16)) }), json(), true],
+      [jsonText({ query: fragmentFanOut(int(8)) }), json(), false],
       [jsonText({ query: `{ ${"__typename ".repeat(100_000)}}` }), json(), true], // 1 MB+
       [`{ ${"__typename ".repeat(100_000)}}`, { "content-type": "application/graphql" }, true], // 1 MB+
       [

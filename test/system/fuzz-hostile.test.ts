@@ -2,7 +2,8 @@
  * The fuzz's hostile mode: 5,200 seeded requests over every operation of the gateway's own OpenAPI
  * document (so a new route is fuzzed the day it exists), each carrying something made to break a
  * layer below the rules: nesting depth, NUL and lone surrogates, bytes that are not UTF-8, numbers
- * and dates beyond range, prototype-named keys, roles and tenants, absolute-form targets. Every
+ * and dates beyond range, prototype-named keys, roles and tenants, absolute-form targets, keys
+ * written twice. Every
  * answer must be a 2xx/4xx with the platform's error body, in time; never a 5xx. FUZZ_SEED replays.
  */
 
@@ -19,6 +20,7 @@ import {
   hostileValue,
   jsonText,
   PROTOTYPE_NAMES,
+  withDuplicateKey,
   withInvalidBytes,
 } from "../support/hostile.ts";
 import { message, rawRequest } from "../support/raw-http.ts";
@@ -590,6 +592,9 @@ async function send(
 /** Operations answering an endless text/event-stream. */
 const STREAMING = new Set(["/api/notifications/stream"]);
 
+/** The label of a body with a key written twice: never taken (a 2xx would have dropped a value unseen). */
+const DUPLICATE_KEY = "duplicate key";
+
 /** One hostile request: a plain HTTP request, or a raw one for what fetch cannot send. */
 async function hostileRequest(f: Fuzz): Promise<Outcome> {
   const op = f.pick(operations);
@@ -600,6 +605,12 @@ async function hostileRequest(f: Fuzz): Promise<Outcome> {
     for (let i = 0; i < mutations; i++) body = f.mutate(body);
     return body;
   };
+  if (f.r() < 0.06) {
+    // A key written twice, the earlier one hostile: JSON.parse would keep the later value only.
+    const body = withDuplicateKey(jsonText(bodyOf(f.int(2))), jsonText(hostileValue(f)), f);
+    const method = op.method === "GET" ? "POST" : op.method; // fetch sends no GET bodies
+    return send(label(DUPLICATE_KEY), method, pathOf(op, f, false), body, token);
+  }
   if (kind < 7) {
     // A body the operation takes, with hostile values planted in it.
     return send(label("body"), op.method, pathOf(op, f, false), jsonText(bodyOf(1 + f.int(3))), token);
@@ -688,6 +699,8 @@ describe(`hostile fuzzing (seed ${SEED})`, () => {
         if (o.ms > SLOW_MS) failures.push(`${o.label} took ${o.ms} ms`);
         if (JSON.stringify(o.body ?? "").includes("hostile-secret"))
           failures.push(`${o.label} -> ${o.status} shows a carrier's credential secret`);
+        if (o.label.endsWith(`[${DUPLICATE_KEY}]`) && o.status < 400)
+          failures.push(`${o.label} -> ${o.status}: a body with a key twice was taken`);
         if (o.status >= 500 || !o.status)
           failures.push(`${o.label} -> ${o.status} ${JSON.stringify(o.body)?.slice(0, 300)}`);
         else if (

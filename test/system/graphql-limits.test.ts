@@ -3,13 +3,15 @@
  * tight ones (6 and 2000): a document over either is refused with 400 and its code before any
  * resolver runs (no RPC in its trace), also when the depth hides in fragments, the cost in
  * variables or in aliases, and over GET; one within both runs. (The defaults let the bench's view
- * query through: graphql.test.ts.)
+ * query through: graphql.test.ts.) Every check before the resolvers is linear in the document: a
+ * fragment fan-out of 2^31 paths is answered in milliseconds, and nobody else waits for it.
  */
 import { SpanKind } from "@opentelemetry/api";
 import { gql } from "graphql-request";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { type Gql, type GqlResult, graphqlClient, rpcCalls, spansOf } from "../support/graphql.ts";
+import { fragmentFanOut } from "../support/hostile.ts";
 import { eventually, type System, startSystem } from "../support/system.ts";
 
 type Json = Record<string, any>;
@@ -194,5 +196,53 @@ describe("cost", () => {
       "fop.picking.v1.PickingService/SearchPickJobs": 1,
       "fop.loadunits.v1.LoadUnitsService/ListLoadUnitsOfPickJobs": 1,
     });
+  });
+});
+
+describe("issue 25, 1. a fragment fan-out (2^(n+1) paths in 2n + 2 fragments) cannot hold the gateway", () => {
+  /** ms a call takes. */
+  const timed = async <T>(call: () => Promise<T>): Promise<[T, number]> => {
+    const started = performance.now();
+    const value = await call();
+    return [value, performance.now() - started];
+  };
+
+  it("n = 20, 26, 30, POST and GET: 400 QUERY_TOO_COMPLEX within 100 ms while another tenant's GET stays under 100 ms", async () => {
+    const other = sys.as(await sys.token("gql-limits-other"));
+    const get = graphqlClient(sys, token, { method: "GET" });
+    // Warm both paths up (the first request of a kind compiles code).
+    await q(fragmentFanOut(4));
+    await other("GET", "/api/facilities");
+    for (const n of [20, 26, 30]) {
+      for (const [how, client] of [
+        ["POST", q],
+        ["GET", get],
+      ] as const) {
+        const [[r, ms], [theirs, theirMs]] = await Promise.all([
+          timed(() => client(fragmentFanOut(n))),
+          timed(() => other("GET", "/api/facilities")),
+        ]);
+        expect(ms, `n = ${n} over ${how}`).toBeLessThan(100);
+        expect(theirs.status).toBe(200);
+        expect(theirMs, `the other tenant's GET beside n = ${n} over ${how}`).toBeLessThan(100);
+        const e = refused(r, "QUERY_TOO_COMPLEX");
+        expect(e.message).toContain(`costs ${2 ** (n + 1)}`);
+      }
+    }
+    const r = await q(fragmentFanOut(30));
+    await noResolverRan(r);
+  });
+
+  it("a small fan-out within the limits runs, once per field however often its fragments are spread", async () => {
+    const r = await q(fragmentFanOut(6));
+    expect(r.errors, JSON.stringify(r.errors)).toEqual([]);
+    expect(r.data).toEqual({ __typename: "Query" });
+  });
+
+  it("a document over 2,000 tokens is refused before it is parsed: 400 QUERY_TOO_LARGE", async () => {
+    const r = await q(fragmentFanOut(200));
+    const e = refused(r, "QUERY_TOO_LARGE");
+    expect(e.message).toContain("2000 tokens");
+    await noResolverRan(r);
   });
 });

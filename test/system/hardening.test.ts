@@ -568,3 +568,90 @@ describe("17. security headers", () => {
     expect(pre.headers.get("access-control-allow-origin")).toBeNull();
   });
 });
+
+describe("issue 25, 11. a key twice in one JSON object is refused at the door, REST and GraphQL alike", () => {
+  // JSON.parse keeps the last value: the earlier one would pass every check unseen.
+  it("REST: 400 DUPLICATE_KEY naming the key (escaped or nested too), nothing created or changed", async () => {
+    const cases: [string, string, string][] = [
+      [
+        '{"tenantCategoryId":"DUP1","nameLocalized":{"en_US":"a\\u0000b"},"nameLocalized":{"en_US":"x"}}',
+        "/nameLocalized",
+        '"nameLocalized"',
+      ],
+      [
+        '{"tenantCategoryId":"DUP2","nameLocalized":{"en_US":"a\\u0000b","en_US":"x"}}',
+        "/nameLocalized/en_US",
+        '"en_US"',
+      ],
+      [
+        '{"tenantCategoryId":"DUP3","n\\u0061meLocalized":{"en_US":"\\ud800"},"nameLocalized":{"en_US":"x"}}',
+        "/nameLocalized",
+        '"nameLocalized"',
+      ],
+      [
+        '{"nameLocalized":{"en_US":"x"},"tenantCategoryId":"DUP4","tenantCategoryId":"DUP5"}',
+        "/tenantCategoryId",
+        '"tenantCategoryId"',
+      ],
+    ];
+    for (const [body, at, key] of cases) {
+      const e = expectError(await api("POST", "/api/categories", body), 400, "DUPLICATE_KEY");
+      expect(e).toMatchObject({ summary: "Invalid input." });
+      expect((e as { description?: string }).description).toContain(
+        `${at}: the key ${key} appears more than once`,
+      );
+    }
+    for (const id of ["DUP1", "DUP2", "DUP3", "DUP4", "DUP5"]) {
+      expect((await api("GET", `/api/categories/urn:fft:category:tenantCategoryId:${id}`)).status, id).toBe(
+        404,
+      );
+    }
+    const before = (await api("GET", `/api/facilities/${facilityId}`)).body;
+    const patch = `{"version":${before.version},"name":"a\\u0000b","name":"Renamed"}`;
+    expectError(await api("PATCH", `/api/facilities/${facilityId}`, patch), 400, "DUPLICATE_KEY");
+    expect((await api("GET", `/api/facilities/${facilityId}`)).body).toMatchObject({
+      name: before.name,
+      version: before.version,
+    });
+    // The same keys in different objects are no duplicates.
+    const fine = await api(
+      "POST",
+      "/api/categories",
+      '{"tenantCategoryId":"DUP6","nameLocalized":{"en_US":"x"},"customAttributes":{"tenantCategoryId":1,"a":{"a":[{"a":1},{"a":2}]}}}',
+    );
+    expect(fine.status, fine.text).toBe(201);
+  });
+
+  it("GraphQL: the body, POST variables and GET variables get the same 400 in GraphQL's shape; nothing runs", async () => {
+    const mutation = "mutation($in: CategoryForCreationInput!) { createCategory(input: $in) { id } }";
+    const posts = [
+      // variables: the earlier nameLocalized would be dropped unchecked
+      `{"query":${JSON.stringify(mutation)},"variables":{"in":{"tenantCategoryId":"GDUP1","nameLocalized":{"en_US":"a\\u0000b"},"nameLocalized":{"en_US":"x"}}}}`,
+      // the request body itself: which query would run?
+      `{"query":"{ __typename }","query":${JSON.stringify(mutation)},"variables":{"in":{"tenantCategoryId":"GDUP2","nameLocalized":{"en_US":"x"}}}}`,
+      `{"query":${JSON.stringify(mutation)},"variables":{"in":{"tenantCategoryId":"GDUP3","nameLocalized":{"en_US":"x"}}},"variables":{}}`,
+    ];
+    const answers = [];
+    for (const body of posts) answers.push(await api("POST", "/graphql", body));
+    const query = encodeURIComponent("query($id: ID!) { category(id: $id) { id } }");
+    const vars = encodeURIComponent('{"id":"x","id":"y"}');
+    answers.push(await api("GET", `/graphql?query=${query}&variables=${vars}`));
+    for (const res of answers) {
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.data ?? null).toBeNull();
+      expect(res.body.errors, res.text).toHaveLength(1);
+      expect(res.body.errors[0].extensions).toMatchObject({ code: "DUPLICATE_KEY", status: 400 });
+    }
+    expect(answers.map((a) => a.body.errors[0].message.split(":")[0])).toEqual([
+      "/variables/in/nameLocalized",
+      "/query",
+      "/variables",
+      "/variables/id",
+    ]);
+    for (const id of ["GDUP1", "GDUP2", "GDUP3"]) {
+      expect((await api("GET", `/api/categories/urn:fft:category:tenantCategoryId:${id}`)).status, id).toBe(
+        404,
+      );
+    }
+  });
+});

@@ -19,7 +19,7 @@ import { formatExecution } from "./errors.ts";
 import { installGraphiql } from "./graphiql.ts";
 import { gql } from "./graphql-js.ts";
 import { checkLimits, DEFAULT_LIMITS, type GraphqlLimits } from "./limits.ts";
-import { checkLiterals, checkSource, installRequestGuards } from "./requests.ts";
+import { checkLiterals, checkParsed, checkSource, installRequestGuards, MAX_TOKENS } from "./requests.ts";
 import { buildResolvers, buildSdl } from "./schema.ts";
 
 export interface GraphqlOptions {
@@ -45,6 +45,8 @@ export async function installGraphql(
       path: "/graphql",
       graphiql: false,
       allowBatchedQueries: false,
+      // checkSource refuses a longer document first; this bounds any other way in (persisted queries).
+      graphql: { parseOptions: { maxTokens: MAX_TOKENS } },
       validationRules: opts.introspection === false ? [gql.NoSchemaIntrospectionCustomRule] : [],
       ...(opts.persistedQueries
         ? { persistedQueryProvider: mercurius.persistedQueryDefaults.automatic(5000) }
@@ -56,6 +58,7 @@ export async function installGraphql(
       },
     });
     scope.graphql.addHook("preParsing", async (_schema, source) => checkSource(source));
+    scope.graphql.addHook("preValidation", async (_schema, document) => checkParsed(document));
     scope.graphql.addHook("preExecution", async (schema, document, _context, variables) => {
       checkLiterals(document);
       checkLimits(limits, schema, document, variables);

@@ -4,21 +4,45 @@
  * - bodies are JSON (`application/json`, checked by the gateway's strict parser: UTF-8, nesting,
  *   numbers, keys); `application/graphql` is a 415 (GraphQL over HTTP no longer defines it, and
  *   its text would bypass those checks);
- * - GET: `variables` must be a JSON object (as deep as a REST body at most) and `operationName`
+ * - GET: `variables` must be a JSON object that passes REST's door (nesting, numbers, NUL, each key
+ *   once) and `operationName`
  *   must name an operation of the document (an empty one, GET or POST, names none: as if absent);
  * - POST: a body without `query` (and no persisted query hash) is a 400, not "unknown persisted query";
  * - the document: brackets nested at most {@link MAX_SOURCE_NESTING} deep before it is parsed (a
- *   bracket bomb costs a scan, not a parser's stack), input values nested at most as deep as a REST
- *   body ({@link JSON_LIMITS}); other methods are a 405.
+ *   bracket bomb costs a scan, not a parser's stack), at most {@link MAX_TOKENS} tokens (so every
+ *   check before the resolvers, graphql-js' validation included, works on a bounded document),
+ *   input values nested at most as deep as a REST body ({@link JSON_LIMITS}); other methods are a 405.
  */
 import { AppError, invalid } from "@fop/kit/errors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { DocumentNode, ValueNode } from "graphql";
-import { JSON_LIMITS, nestingDepth } from "../plugins/json.ts";
+import { JSON_LIMITS, parseJsonBody } from "../plugins/json.ts";
 import { gql } from "./graphql-js.ts";
 
 /** Brackets ({, [, () nested in a document's text: selections (15 deep at most) plus input values. */
 export const MAX_SOURCE_NESTING = 64;
+
+/**
+ * Tokens in a document (names, punctuation, values; not comments or commas). The introspection
+ * query has 184, the largest documents of our system tests about 420. graphql-js' validation is not
+ * linear in every document (OverlappingFieldsCanBeMerged compares fields of one name pairwise and
+ * expands fragments, within its own budget): the worst documents we found (fragment fan-outs with
+ * a field per fragment, one field aliased over and over) take 15-25 ms of CPU at 2,000 tokens,
+ * 3-7 ms at 1,000, 45 ms at 3,400 (measured on the shared 2-core test machine).
+ */
+export const MAX_TOKENS = 2000;
+
+/** How many tokens `source` has, stopping past `max` (and at a syntax error: the parser reports it). */
+export function tokenCount(source: string, max: number): number {
+  const lexer = new gql.Lexer(new gql.Source(source));
+  let n = 0;
+  try {
+    while (n <= max && lexer.advance().kind !== gql.TokenKind.EOF) n++;
+  } catch {
+    // a syntax error: the parser answers it
+  }
+  return n;
+}
 
 /** The deepest bracket nesting of a GraphQL document's text (strings and comments skipped), stopping past `max`. */
 export function sourceNesting(source: string, max: number): number {
@@ -67,12 +91,33 @@ export function literalNesting(document: DocumentNode): number {
   return deepest;
 }
 
-/** Throws for a document whose text is nested too deeply to parse safely. */
+/** Throws for a document whose text is nested too deeply or too long to parse and check safely. */
 export function checkSource(source: string): void {
   if (sourceNesting(source, MAX_SOURCE_NESTING) > MAX_SOURCE_NESTING) {
     throw invalid(
       "QUERY_TOO_NESTED",
       `Brackets may be nested at most ${MAX_SOURCE_NESTING} levels deep in a query.`,
+    );
+  }
+  if (tokenCount(source, MAX_TOKENS) > MAX_TOKENS) {
+    throw invalid(
+      "QUERY_TOO_LARGE",
+      `A query may have at most ${MAX_TOKENS} tokens (names, punctuation, values): split it, or use fragments.`,
+    );
+  }
+}
+
+/**
+ * Throws for a document that was not parsed from GraphQL text: mercurius takes a `query` that is
+ * not GraphQL but JSON as a syntax tree, unchecked (no token bound, and a malformed tree fails
+ * inside graphql-js' validation as an internal error). Only a parsed document has locations.
+ */
+export function checkParsed(document: DocumentNode): void {
+  if (!document.loc) {
+    throw invalid(
+      "GRAPHQL_PARSE_FAILED",
+      "The query is not a GraphQL document: send its text (a syntax tree in JSON is not taken).",
+      "query",
     );
   }
 }
@@ -92,20 +137,8 @@ function checkGet(req: FastifyRequest): void {
   // An empty operationName names none (mercurius would look an operation "" up and fail).
   if (q.operationName === "") q.operationName = undefined;
   if (typeof q.variables === "string" && q.variables !== "") {
-    const bytes = Buffer.from(q.variables, "utf8");
-    if (nestingDepth(bytes, JSON_LIMITS.maxDepth) > JSON_LIMITS.maxDepth) {
-      throw invalid(
-        "NESTING_TOO_DEEP",
-        `variables may be nested at most ${JSON_LIMITS.maxDepth} levels deep.`,
-        "variables",
-      );
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(q.variables);
-    } catch {
-      throw invalid("MALFORMED_JSON", "variables is not valid JSON.", "variables");
-    }
+    // The door REST bodies pass (nesting, numbers, NUL, keys once); mercurius parses it again.
+    const value = parseJsonBody(Buffer.from(q.variables, "utf8"), "variables");
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       throw invalid("INVALID_VARIABLES", "variables must be a JSON object.", "variables");
     }
@@ -114,7 +147,7 @@ function checkGet(req: FastifyRequest): void {
   checkSource(q.query);
   let document: DocumentNode;
   try {
-    document = gql.parse(q.query);
+    document = gql.parse(q.query, { maxTokens: MAX_TOKENS });
   } catch {
     return; // mercurius answers the syntax error
   }
