@@ -3,6 +3,7 @@
  * (LoadUnit, LoadUnitsForCreation, Stack, OperativeContainerType, LoadUnitType, ...).
  */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { LoadUnitLineItemArticle } from "../../schemas/article.ts";
 import {
   CustomAttributes,
   closed,
@@ -12,7 +13,6 @@ import {
   RequestVersion,
 } from "../../schemas/common.ts";
 import {
-  LoadUnitLineItemArticle,
   LoadUnitLineItemForCreation,
   RecordableAttribute,
   RecordableAttributeForUpdate,
