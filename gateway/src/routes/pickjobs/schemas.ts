@@ -1287,7 +1287,7 @@ export const LoadUnitLineItemForCreation = Type.Object(
   { title: "LoadUnitLineItemForCreation" },
 );
 
-/** The body of POST /api/pickjobs/{pickJobId}/loadunits (validated before the 501). */
+/** The body of POST /api/pickjobs/{pickJobId}/loadunits (one load unit of that job). */
 export const PickingLoadUnitForCreation = Type.Object(
   {
     codes: Type.Array(Type.String(), { minItems: 1, maxItems: 100, description: "List of codes" }),
