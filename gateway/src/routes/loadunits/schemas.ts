@@ -185,6 +185,14 @@ export const LoadUnitPatchActions = Type.Object(
 /** The deprecated PATCH's second form: a partial load unit (only what it may change is declared). */
 export const LoadUnitPartial = Type.Object(
   {
+    // A body with `actions` is LoadUnitPatchActions: when its actions are invalid it is a 400 naming
+    // the field, never read as a partial load unit that ignores them.
+    actions: opt(
+      Type.Unsafe<never>({
+        not: {},
+        description: "Not part of a partial load unit (see LoadUnitPatchActions).",
+      }),
+    ),
     version: opt(RequestVersion()),
     codes: opt(Codes),
     customAttributes: opt(CustomAttributes),
