@@ -104,7 +104,7 @@ describe("creating pick runs", () => {
     expect(run).toMatchObject({
       status: "OPEN",
       version: 1,
-      pickRunType: "batch",
+      pickRunType: "batchPick", // the reference's schema default
       facilityRef: facilityId,
       pickJobRefs: [a.id, b.id],
       editor: { username: "ada" },
@@ -129,14 +129,14 @@ describe("creating pick runs", () => {
     expect(read.body).toEqual(ok(read));
   });
 
-  it("multiOrder keeps one line per job line (pickJobRef, pickJobLineItemRef); deprecated types are stored as their replacements", async () => {
+  it("multiOrder keeps one line per job line (pickJobRef, pickJobLineItemRef); deprecated types are kept as sent and built as their replacements", async () => {
     const a = await job(1, "C");
     const b = await job(2, "D");
     const multi = ok(
       await createRun({ facilityRef: facilityId, pickJobRefs: [a.id, b.id], pickRunType: "multiOrderPick" }),
       201,
     );
-    expect(multi.pickRunType).toBe("multiOrder");
+    expect(multi.pickRunType).toBe("multiOrderPick");
     expect(
       multi.pickLineItems.map((l: any) => [
         l.pickJobRef,
@@ -152,7 +152,7 @@ describe("creating pick runs", () => {
     ]);
 
     const types: [string, string][] = [
-      ["batchPick", "batch"],
+      ["batchPick", "batchPick"],
       ["batch", "batch"],
       ["multiOrder", "multiOrder"],
     ];
@@ -166,6 +166,27 @@ describe("creating pick runs", () => {
       const read = await api("GET", `/api/pickruns/${run.id}`);
       expect(ok(read)).toEqual(run);
     }
+  });
+
+  it("multiOrderPick round trip: the deprecated type is answered as sent by POST, GET and after an action, with multiOrder's lines", async () => {
+    const a = await job(1, "MOP-A");
+    const b = await job(2, "MOP-B");
+    const created = ok(
+      await createRun({ facilityRef: facilityId, pickJobRefs: [a.id, b.id], pickRunType: "multiOrderPick" }),
+      201,
+    );
+    expect(created.pickRunType).toBe("multiOrderPick");
+    // Built as multiOrder: one run line per job line, each naming its job.
+    expect(created.pickLineItems.map((l: any) => [l.pickJobRef, l.pickJobLineItemRef])).toEqual([
+      [a.id, a.pickLineItems[0].id],
+      [a.id, a.pickLineItems[1].id],
+      [b.id, b.pickLineItems[0].id],
+      [b.id, b.pickLineItems[1].id],
+    ]);
+    expect(ok(await api("GET", `/api/pickruns/${created.id}`)).pickRunType).toBe("multiOrderPick");
+    const started = ok(await runAction(created.id, { name: "START", version: 1 }));
+    expect(started).toMatchObject({ status: "IN_PROGRESS", pickRunType: "multiOrderPick" });
+    expect(ok(await api("GET", `/api/pickruns/${created.id}`)).pickRunType).toBe("multiOrderPick");
   });
 
   it("rejects: another facility's job, unknown job, empty or missing fields (400); a job already in a run, a CLOSED or CANCELED job (422); another tenant's job (400)", async () => {

@@ -61,6 +61,9 @@ const tagValues = (e: AjvError, tag: string): string[] =>
     return (t?.enum ?? (t && t.const !== undefined ? [t.const] : [])).map(String);
   });
 
+/** Enums longer than this are named by their title in an error, not listed. */
+const LONG_ENUM = 30;
+
 export function describeValidation(context: string, e: AjvError): string {
   const where = `${context}${e.instancePath}`;
   if (e.keyword === "additionalProperties") {
@@ -68,8 +71,14 @@ export function describeValidation(context: string, e: AjvError): string {
   }
   if (e.keyword === "required")
     return `${where} is missing the required property ${JSON.stringify(e.params.missingProperty)}.`;
-  if (e.keyword === "enum")
-    return `${where} must be one of ${(e.params.allowedValues as unknown[]).map(String).join(", ")}.`;
+  if (e.keyword === "enum") {
+    const values = (e.params.allowedValues as unknown[]).map(String);
+    // A long named list (CurrencyCode's ~180 ISO 4217 codes) is named, not spelled out.
+    const title = (e.parentSchema as { title?: unknown } | undefined)?.title;
+    if (values.length > LONG_ENUM && typeof title === "string")
+      return `${where} must be a ${title} (one of the ${values.length} values the OpenAPI document lists).`;
+    return `${where} must be one of ${values.join(", ")}.`;
+  }
   if (e.keyword === "discriminator") {
     const tag = String(e.params.tag);
     const values = tagValues(e, tag);

@@ -272,6 +272,12 @@ export const opt = <T extends TSchema>(t: T) => Type.Optional(t);
 /** Options of an object the reference closes (`additionalProperties: false`). */
 export const closed = { additionalProperties: false } as const;
 
+type EnumOpts = { title?: string; description?: string; default?: string; deprecated?: boolean };
+
+/** A string enum as the reference writes it (`type: string, enum: [...]`): one `enum` error naming the values. */
+export const StringEnum = <const T extends string>(values: readonly T[], opts: EnumOpts = {}) =>
+  Type.Unsafe<T>({ type: "string", enum: [...values], ...opts });
+
 /**
  * A body that is exactly one of `variants`, told apart by `property` (each variant declares it as a
  * one-value enum): one validation pass picks the variant by that value and reports the variant's own

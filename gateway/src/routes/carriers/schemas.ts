@@ -7,6 +7,7 @@
  */
 import { type TSchema, Type } from "@sinclair/typebox";
 import { DateTime, ListQuery, LocaleString, opt, RequestVersion } from "../../schemas/common.ts";
+import { CurrencyCode } from "../../schemas/currency.ts";
 import { CarrierProductCategory, CarrierServices, StringEnum } from "../pickjobs/schemas.ts";
 
 const Text = (description?: string) => Type.String({ maxLength: 4096, description });
@@ -243,7 +244,7 @@ const CarrierTransitTime = Type.Object(
 const DeliveryCost = Type.Object(
   {
     cost: Type.Number({ description: "The cost of sending with a carrier" }),
-    currency: Type.String({ maxLength: 3, description: "ISO 4217 currency code" }),
+    currency: CurrencyCode,
   },
   { title: "DeliveryCost" },
 );
@@ -431,7 +432,7 @@ const configurationFields = {
           {
             from: Type.Number({ minimum: 0 }),
             to: Type.Number({ minimum: 1 }),
-            currency: Type.String({ maxLength: 3 }),
+            currency: CurrencyCode,
             decimalPlaces: Type.Integer({ minimum: 0, maximum: 10 }),
           },
           { title: "PriceRange" },
@@ -450,7 +451,7 @@ const variantFields = {
   trackAndTraceWsdlUrl: opt(Text()),
   useEconomyService: opt(Type.Boolean()),
   defaultPriceValue: opt(Type.Number()),
-  defaultPriceCurrency: opt(Type.String({ maxLength: 3 })),
+  defaultPriceCurrency: opt(CurrencyCode),
   defaultManufactureCountry: opt(Type.String({ maxLength: 2 })),
   defaultCommodityDescription: opt(Text()),
   customerId: opt(Text()),

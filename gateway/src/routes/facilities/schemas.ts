@@ -1,6 +1,7 @@
 /** Facility schemas: the reference's ManagedFacility/Supplier shapes, for the fields the registry keeps. */
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { CustomAttributes, closed, DateTime, OneOf, opt, PageSizeQuery } from "../../schemas/common.ts";
+import { CurrencyCode } from "../../schemas/currency.ts";
 
 const NonEmpty = Type.String({ pattern: "^.+$" });
 const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
@@ -72,7 +73,7 @@ export const detailProperties = {
   operativeCosts: Type.Array(
     Type.Object({
       value: Type.Integer({ minimum: 0 }),
-      currency: Type.String({ pattern: "^[A-Z]{3}$" }),
+      currency: CurrencyCode,
       decimalPlaces: opt(Type.Integer({ minimum: 0 })),
     }),
     { maxItems: 1 },

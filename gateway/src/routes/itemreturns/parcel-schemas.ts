@@ -3,12 +3,14 @@
  * Bounds the reference leaves open are ours: 500 items, 100 load unit refs, 50 transfers.
  */
 import { Type } from "@sinclair/typebox";
-import { CustomAttributes, closed, DateTime, LocaleString, opt } from "../../schemas/common.ts";
+import { ParcelItemArticle } from "../../schemas/article.ts";
+import { CustomAttributes, closed, DateTime, opt } from "../../schemas/common.ts";
+import { CurrencyCode } from "../../schemas/currency.ts";
 import { FacilityAddress } from "../facilities/schemas.ts";
 import {
-  ArticleAttributeItem,
   ConsumerAddress,
   nullable,
+  PaymentInformation,
   RecordableAttributeForCreation,
   StringEnum,
 } from "../pickjobs/schemas.ts";
@@ -86,7 +88,7 @@ const ParcelServices = nullable(
 );
 
 const ProductValueCurrency = Type.Object(
-  { currency: Type.String({ maxLength: 16 }), decimalPlaces: opt(Type.Integer({ minimum: 0, maximum: 10 })) },
+  { currency: CurrencyCode, decimalPlaces: opt(Type.Integer({ minimum: 0, maximum: 10 })) },
   { ...closed, title: "ProductValueCurrency" },
 );
 const ProductValueType = StringEnum(["INSURANCE", "CUSTOMS", "SHOP_PRICE"], { title: "ProductValueType" });
@@ -140,24 +142,11 @@ const OperativeTransfer = Type.Object(
   { ...closed, title: "OperativeTransfer" },
 );
 
-const ParcelItemArticle = Type.Object(
-  {
-    tenantArticleId: Type.String({ description: "This is a reference to an article number" }),
-    title: Type.String({ description: "The title of the product" }),
-    titleLocalized: opt(LocaleString),
-    attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: 40 })),
-    customAttributes: opt(CustomAttributes),
-    imageUrl: opt(Type.String()),
-    weight: opt(Measure),
-  },
-  { title: "ParcelItemArticle" },
-);
-
 const ParcelItemValue = nullable(
   Type.Object(
     {
       value: Type.Number({ description: "Monetary Value of a single item in the given currency" }),
-      currency: Type.String({ maxLength: 16 }),
+      currency: CurrencyCode,
       decimalPlaces: opt(Type.Integer({ minimum: 0, maximum: 10 })),
       type: opt(ProductValueType),
     },
@@ -197,9 +186,7 @@ const parcelFields = {
   dimensions: opt(ParcelDimensions),
   invoice: opt(ConsumerAddress),
   loadUnitRefs: opt(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 100 })),
-  paymentInformation: opt(
-    Type.Object({ currency: opt(Type.String({ maxLength: 16 })) }, { title: "PaymentInformation" }),
-  ),
+  paymentInformation: opt(PaymentInformation),
   pickUpInformation: opt(ParcelPickUpInformation),
   productValue: opt(Type.Number({ minimum: 0 })),
   productValueCurrency: opt(ProductValueCurrency),

@@ -3,6 +3,7 @@
  * ItemReturnJobLineItem(ForCreation), the job actions, ItemReturnJobs).
  */
 import { type TSchema, Type } from "@sinclair/typebox";
+import { ItemReturnJobLineItemArticle } from "../../schemas/article.ts";
 import {
   CustomAttributes,
   DateTime,
@@ -12,9 +13,8 @@ import {
   opt,
   RequestVersion,
 } from "../../schemas/common.ts";
+import { CurrencyCode } from "../../schemas/currency.ts";
 import {
-  ArticleAttributeItem,
-  ArticlePrice,
   ConsumerAddress,
   RecordableAttribute,
   RecordableAttributeForCreation,
@@ -36,20 +36,6 @@ export const ITEM_RETURN_STATUSES = [
   "OBSOLETE",
 ] as const;
 const JobStatus = StringEnum(JOB_STATUSES);
-
-const ItemReturnJobLineItemArticle = Type.Object(
-  {
-    tenantArticleId: Type.String({ description: "This is a reference to an article number" }),
-    title: Type.String({ description: "The title of the product" }),
-    titleLocalized: opt(LocaleString),
-    attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: 100 })),
-    customAttributes: opt(CustomAttributes),
-    imageUrl: opt(Type.String()),
-    prices: opt(Type.Array(ArticlePrice, { maxItems: 50, deprecated: true })),
-    weight: opt(Type.Number({ minimum: 0 })),
-  },
-  { title: "ItemReturnJobLineItemArticle" },
-);
 
 const lineFields = {
   article: ItemReturnJobLineItemArticle,
@@ -331,7 +317,7 @@ export const ItemReturnActionsParameter = OneOf(
 const RefundPrice = Type.Object(
   {
     value: Type.Number({ minimum: 0, description: "0.0 till line item price that should be refunded" }),
-    currency: Type.String({ pattern: "^[A-Z]{3}$", description: "ISO 4217 currency code" }),
+    currency: CurrencyCode,
   },
   { additionalProperties: false, title: "ReturnedLineItemRefundPrice" },
 );

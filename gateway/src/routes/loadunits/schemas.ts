@@ -4,6 +4,7 @@
  */
 import { LIST_PAGE, type PageLimits } from "@fop/kit/paging";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { LoadUnitLineItemArticle } from "../../schemas/article.ts";
 import {
   CustomAttributes,
   closed,
@@ -14,7 +15,6 @@ import {
   RequestVersion,
 } from "../../schemas/common.ts";
 import {
-  LoadUnitLineItemArticle,
   LoadUnitLineItemForCreation,
   RecordableAttribute,
   RecordableAttributeForUpdate,

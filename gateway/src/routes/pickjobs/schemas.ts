@@ -14,6 +14,13 @@
  */
 import { type Static, type TInteger, type TProperties, type TSchema, Type } from "@sinclair/typebox";
 import {
+  ARTICLE_LIMITS,
+  ArticleAttributeItem,
+  LoadUnitLineItemArticle,
+  PickLineItemArticle,
+  SubstituteLineItemArticle,
+} from "../../schemas/article.ts";
+import {
   CustomAttributes,
   closed,
   DateTime,
@@ -27,15 +34,23 @@ import {
   SearchPayload,
   SearchQuery,
   SortEntry,
+  StringEnum,
 } from "../../schemas/common.ts";
+import { CurrencyCode } from "../../schemas/currency.ts";
+
+// The vocabulary other families import from here; articles and currencies have their own modules.
+export {
+  ArticleAttributeItem,
+  ArticleAttributeItemContext,
+  ArticlePrice,
+  LoadUnitLineItemArticle,
+  PickLineItemArticle,
+  SubstituteLineItemArticle,
+} from "../../schemas/article.ts";
+export { StringEnum } from "../../schemas/common.ts";
+export { CURRENCY_CODES, CurrencyCode } from "../../schemas/currency.ts";
 
 // --- helpers ---------------------------------------------------------------------------------------
-
-type Opts = { title?: string; description?: string; default?: string; deprecated?: boolean };
-
-/** A string enum as the reference writes it (`type: string, enum: [...]`): one `enum` error naming the values. */
-export const StringEnum = <const T extends string>(values: readonly T[], opts: Opts = {}) =>
-  Type.Unsafe<T>({ type: "string", enum: [...values], ...opts });
 
 /** `type: object` without properties: free-form. */
 const FreeObject = (description?: string) =>
@@ -142,25 +157,6 @@ export const CarrierServices = StringEnum(
 export const AddressType = StringEnum(["POSTAL_ADDRESS", "PARCEL_LOCKER", "INVOICE_ADDRESS"], {
   title: "AddressType",
   description: "Type of this address, used e.g. for communication with the carrier.",
-});
-/** ISO 4217 codes, as the reference's CurrencyCode enum lists them. */
-export const CURRENCY_CODES = `
-  AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BOV
-  BRL BSD BTN BWP BYN BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUC CUP CVE
-  CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD
-  HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD
-  KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MXV
-  MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB
-  RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND
-  TOP TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV WST XAF XAG
-  XAU XBA XBB XBC XBD XCD XDR XOF XPD XPF XPT XSU XTS XUA XXX YER ZAR ZMW ZWL
-`
-  .trim()
-  .split(/\s+/);
-export const CurrencyCode = StringEnum(CURRENCY_CODES, {
-  title: "CurrencyCode",
-  description:
-    "The currency code is a three-letter code that represents a currency in the ISO 4217 standard.",
 });
 const RecordingRule = StringEnum(["OPTIONAL", "MANDATORY"], {
   description: "Indicates whether the value has to be recorded or not",
@@ -323,93 +319,9 @@ export const MeasurementValidation = Type.Object(
   { title: "MeasurementValidation" },
 );
 
-export const ArticleAttributeItemContext = Type.Object(
-  {
-    type: StringEnum(["FACILITY_GROUP", "FACILITY", "TAG_REFERENCE"], {
-      description: "Indicates the entity type the value refers to.",
-    }),
-    value: Type.String({ minLength: 1 }),
-  },
-  { title: "ArticleAttributeItemContext" },
-);
-
-export const ArticleAttributeItem = Type.Object(
-  {
-    valueLocalized: opt(LocaleString),
-    keyLocalized: opt(LocaleString),
-    category: opt(
-      StringEnum([
-        "descriptive",
-        "miscellaneous",
-        "pickingSequence",
-        "customs",
-        "insurance",
-        "shop",
-        "dimensions",
-        "carrierService",
-        "salesPrice",
-        "basePrice",
-        "tax",
-        "discount",
-        "surcharge",
-        "subtotalBeforeDiscounts",
-        "subtotalAfterDiscounts",
-        "finalUnitPrice",
-        "finalLineItemPrice",
-      ]),
-    ),
-    context: opt(ArticleAttributeItemContext),
-    key: Type.String({ minLength: 1, examples: ["%%subtitle%%"] }),
-    priority: opt(Type.Integer({ minimum: 1, maximum: 1001 })),
-    type: opt(
-      StringEnum(["STRING", "NUMBER", "CURRENCY", "BOOLEAN"], {
-        default: "STRING",
-        description: "The type of the attribute.",
-      }),
-    ),
-    value: Type.String({ minLength: 1, examples: ["585er Gold"] }),
-  },
-  { title: "ArticleAttributeItem" },
-);
-
-export const ArticlePrice = Type.Object(
-  {
-    currency: nullable(CurrencyCode),
-    pricePerUnit: Type.Number({ minimum: 0, description: "Price value for a given currency per unit" }),
-  },
-  { ...closed, title: "ArticlePrice" },
-);
-
-const lineItemArticleProperties = {
-  titleLocalized: opt(LocaleString),
-  attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: 50 })),
-  customAttributes: opt(
-    Type.Union([FreeObject(), Type.Null()], {
-      deprecated: true,
-      description: "Deprecated: use customAttributes on lineItem instead.",
-    }),
-  ),
-  imageUrl: opt(Type.String({ description: "A web link to a picture of this article." })),
-  tenantArticleId: Type.String({
-    description: "This is a reference to an article number",
-    examples: ["4711"],
-  }),
-  title: Type.String({ description: "The title of the product", examples: ["Cologne Water"] }),
-  weight: opt(Type.Number({ minimum: 0, description: "Weight value is in gram" })),
-};
-
-/** Reference: allOf[LineItemArticle] + the deprecated prices. */
-export const PickLineItemArticle = Type.Object(
-  {
-    ...lineItemArticleProperties,
-    prices: opt(Type.Array(ArticlePrice, { deprecated: true })),
-  },
-  { title: "PickLineItemArticle" },
-);
-
 export const Substitute = Type.Object(
   {
-    attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: 40 })),
+    attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: ARTICLE_LIMITS.abstractArticleAttributes })),
     imageUrl: opt(Type.String()),
     measurementUnitKey: opt(UnitKey()),
     measurementValidation: opt(MeasurementValidation),
@@ -572,19 +484,6 @@ export const SubstituteLineItemForUpsert = Type.Object(
   { title: "SubstituteLineItemForUpsert" },
 );
 
-/** Reference: allOf[AbstractArticle, {attributes}]. */
-export const SubstituteLineItemArticle = Type.Object(
-  {
-    titleLocalized: opt(LocaleString),
-    customAttributes: opt(CustomAttributes),
-    imageUrl: opt(Type.String()),
-    tenantArticleId: Type.String(),
-    title: Type.String(),
-    weight: opt(Type.Number({ minimum: 0 })),
-    attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: 40 })),
-  },
-  { title: "SubstituteLineItemArticle" },
-);
 export const SubstituteLineItemPartialStockLocation = Type.Object(
   {
     location: Location,
@@ -673,7 +572,7 @@ export const PickJobPickingTimes = Type.Object(
   { ...closed, title: "PickJobPickingTimes" },
 );
 export const PaymentInformation = Type.Object(
-  { currency: opt(Type.String({ description: "The currency in which the consumer paid with" })) },
+  { currency: opt(CurrencyCode) },
   { title: "PaymentInformation" },
 );
 export const DocumentHandling = Type.Object(
@@ -1370,18 +1269,6 @@ export const PickLineItemParams = Type.Object({
   pickLineItemId: Type.String({ minLength: 1, maxLength: 256, description: "ID of the pick line item" }),
 });
 
-export const LoadUnitLineItemArticle = Type.Object(
-  {
-    titleLocalized: opt(LocaleString),
-    attributes: opt(Type.Array(ArticleAttributeItem, { maxItems: 100 })),
-    customAttributes: opt(CustomAttributes),
-    imageUrl: opt(Type.String()),
-    tenantArticleId: Type.String(),
-    title: Type.String(),
-    weight: opt(Type.Number()),
-  },
-  { title: "LoadUnitLineItemArticle" },
-);
 export const LoadUnitLineItemForCreation = Type.Object(
   {
     article: LoadUnitLineItemArticle,
@@ -1400,7 +1287,7 @@ export const LoadUnitLineItemForCreation = Type.Object(
   { title: "LoadUnitLineItemForCreation" },
 );
 
-/** The body of POST /api/pickjobs/{pickJobId}/loadunits (validated before the 501). */
+/** The body of POST /api/pickjobs/{pickJobId}/loadunits (one load unit of that job). */
 export const PickingLoadUnitForCreation = Type.Object(
   {
     codes: Type.Array(Type.String(), { minItems: 1, maxItems: 100, description: "List of codes" }),

@@ -5,9 +5,10 @@ import {
   createPickRun,
   distributePicked,
   distributeProportionally,
-  normalizePickRunType,
   PICK_RUN_ACTIONS,
   type PickRunActionName,
+  parsePickRunType,
+  pickRunKind,
   publicPickRun,
   RUN_TRANSITIONS,
   removePickJobFromRun,
@@ -95,19 +96,21 @@ const withStatus = (run: PickRun, status: PickRunStatus): PickRun => ({ ...run, 
 const lineOf = (run: PickRun, tenantArticleId: string) =>
   run.pickLineItems.find((l) => l.article.tenantArticleId === tenantArticleId)!;
 
-describe("normalizePickRunType", () => {
+describe("parsePickRunType / pickRunKind", () => {
   it.each([
-    [undefined, "batch"],
-    ["batchPick", "batch"],
-    ["batch", "batch"],
-    ["multiOrderPick", "multiOrder"],
-    ["multiOrder", "multiOrder"],
-  ])("maps %s to %s", (t, expected) => {
-    expect(normalizePickRunType(t)).toBe(expected);
+    [undefined, "batchPick", "batch"],
+    ["batchPick", "batchPick", "batch"],
+    ["batch", "batch", "batch"],
+    ["multiOrderPick", "multiOrderPick", "multiOrder"],
+    ["multiOrder", "multiOrder", "multiOrder"],
+  ])("keeps %s as %s, built as %s", (t, kept, kind) => {
+    const type = parsePickRunType(t);
+    expect(type).toBe(kept);
+    expect(pickRunKind(type)).toBe(kind);
   });
 
   it("rejects an unknown type", () => {
-    expect(() => normalizePickRunType("zone")).toThrow(
+    expect(() => parsePickRunType("zone")).toThrow(
       expect.objectContaining({ kind: "invalid", code: "INVALID_PICK_RUN_TYPE" }),
     );
   });
@@ -131,7 +134,7 @@ describe("createPickRun", () => {
       lastModified: NOW.toISOString(),
       facilityRef: "fac-1",
       pickJobRefs: ["job-1", "job-2"],
-      pickRunType: "batch",
+      pickRunType: "batchPick", // the reference's schema default
       status: "OPEN",
       editor: { username: "alice" },
     });
@@ -175,8 +178,11 @@ describe("createPickRun", () => {
     expect(run.pickLineItems).toHaveLength(2);
   });
 
-  it("stores batchPick as batch", () => {
-    expect(batchRun("batchPick").pickRunType).toBe("batch");
+  it("keeps batchPick as sent and aggregates as batch does", () => {
+    const run = batchRun("batchPick");
+    expect(run.pickRunType).toBe("batchPick");
+    const withoutIds = (r: PickRun) => r.pickLineItems.map(({ id: _, ...line }) => line);
+    expect(withoutIds(run)).toEqual(withoutIds(batchRun("batch")));
   });
 
   it.each(["multiOrder", "multiOrderPick"])("keeps one line per job line for %s", (type) => {
@@ -188,7 +194,7 @@ describe("createPickRun", () => {
         id: "run-1",
       },
     );
-    expect(run.pickRunType).toBe("multiOrder");
+    expect(run.pickRunType).toBe(type);
     expect(run.pickLineItems.map((l) => [l.pickJobRef, l.pickJobLineItemRef, l.quantity])).toEqual([
       ["job-1", "j1-a", 3],
       ["job-1", "j1-b", 1],

@@ -21,11 +21,13 @@ import type {
   PickLineItem,
   PickLineItemStatus,
   PickRun,
+  PickRunKind,
   PickRunLineItem,
   PickRunStatus,
   PickRunType,
   RunLineSource,
 } from "./types.ts";
+import { PICK_RUN_TYPES } from "./types.ts";
 
 /** A pick job action body (without version) for one job, e.g. `{name: "START"}`. */
 export type JobCommand = { pickJobRef: string; action: JsonObject };
@@ -91,23 +93,26 @@ const DEPRECATED_PATCH_ACTIONS = lookupTable<PickRunActionName>({
 // ------------------------------------------------------------------------------------------------
 // Type
 
-/** Deprecated values are accepted and stored as their replacements; the schema default is batchPick. */
-export function normalizePickRunType(t: string | undefined): PickRunType {
-  switch (t) {
-    case undefined:
-    case "batchPick":
-    case "batch":
-      return "batch";
-    case "multiOrderPick":
-    case "multiOrder":
-      return "multiOrder";
-    default:
-      throw invalid(
-        "INVALID_PICK_RUN_TYPE",
-        `Unknown pick run type ${JSON.stringify(t)}; expected one of multiOrder, batch, multiOrderPick, batchPick.`,
-        "/pickRunType",
-      );
-  }
+/** The reference's schema default for a run created without a type. */
+export const DEFAULT_PICK_RUN_TYPE: PickRunType = "batchPick";
+
+/**
+ * The type a run is created with, kept as sent: the deprecated names (batchPick, multiOrderPick) are
+ * stored and answered as they came (the reference lists them as values of the type), never rewritten.
+ */
+export function parsePickRunType(t: string | undefined): PickRunType {
+  if (t === undefined) return DEFAULT_PICK_RUN_TYPE;
+  if ((PICK_RUN_TYPES as readonly string[]).includes(t)) return t as PickRunType;
+  throw invalid(
+    "INVALID_PICK_RUN_TYPE",
+    `Unknown pick run type ${JSON.stringify(t)}; expected one of ${PICK_RUN_TYPES.join(", ")}.`,
+    "/pickRunType",
+  );
+}
+
+/** What a type means: a deprecated name builds its lines as its replacement does. */
+export function pickRunKind(type: PickRunType): PickRunKind {
+  return type === "batch" || type === "batchPick" ? "batch" : "multiOrder";
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -209,7 +214,7 @@ type SourceLine = { job: PickJob; line: PickLineItem };
 
 const clone = <T>(v: T): T => structuredClone(v);
 
-function buildRunLine(id: string, parts: readonly SourceLine[], type: PickRunType): PickRunLineItem {
+function buildRunLine(id: string, parts: readonly SourceLine[], kind: PickRunKind): PickRunLineItem {
   const first = parts[0]!.line;
   const line: PickRunLineItem = {
     id,
@@ -246,7 +251,7 @@ function buildRunLine(id: string, parts: readonly SourceLine[], type: PickRunTyp
   if (psl.length > 0) line.partialStockLocations = psl;
   line.globalLineItemIds = globalIds;
 
-  if (type === "multiOrder") {
+  if (kind === "multiOrder") {
     const { job } = parts[0]!;
     line.pickJobRef = job.id;
     line.pickJobLineItemRef = first.id;
@@ -266,7 +271,8 @@ export function createPickRun(
   jobs: readonly PickJob[],
   ctx: ActionContext & { id: string },
 ): RunChange {
-  const pickRunType = normalizePickRunType(input.pickRunType);
+  const pickRunType = parsePickRunType(input.pickRunType);
+  const kind = pickRunKind(pickRunType);
   if (input.status !== undefined && input.status !== "OPEN") {
     throw invalid(
       "INVALID_PICK_RUN_STATUS",
@@ -318,7 +324,7 @@ export function createPickRun(
   });
 
   const groups: SourceLine[][] = [];
-  if (pickRunType === "batch") {
+  if (kind === "batch") {
     const byKey = new Map<string, SourceLine[]>();
     for (const job of selected) {
       for (const line of job.pickLineItems) {
@@ -341,7 +347,7 @@ export function createPickRun(
   const lineSources: Record<string, RunLineSource[]> = {};
   for (const group of groups) {
     const id = ctx.newId();
-    pickLineItems.push(buildRunLine(id, group, pickRunType));
+    pickLineItems.push(buildRunLine(id, group, kind));
     lineSources[id] = group.map(({ job, line }) => ({
       pickJobRef: job.id,
       lineItemId: line.id,

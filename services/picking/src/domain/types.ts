@@ -189,7 +189,15 @@ export type PickJobEventType =
 export const PICK_RUN_STATUSES = ["OPEN", "IN_PROGRESS", "CLOSED", "PAUSED", "CANCELED", "OBSOLETE"] as const;
 export type PickRunStatus = (typeof PICK_RUN_STATUSES)[number];
 
-export type PickRunType = "multiOrder" | "batch";
+/**
+ * The reference's PickRunType. `batchPick` and `multiOrderPick` are deprecated names of `batch` and
+ * `multiOrder`: accepted and kept as sent (a client reads back the value it wrote), built as their
+ * replacements (`pickRunKind`).
+ */
+export const PICK_RUN_TYPES = ["multiOrderPick", "multiOrder", "batchPick", "batch"] as const;
+export type PickRunType = (typeof PICK_RUN_TYPES)[number];
+/** How a run builds its lines: one line per article (batch) or one per job line (multiOrder). */
+export type PickRunKind = "multiOrder" | "batch";
 
 /** Where a pick run line's quantity comes from: one pick job line. */
 export interface RunLineSource {
