@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { type Fuzz, fuzz, FUZZ_SEED as SEED } from "../support/fuzz.ts";
 import {
-  embeddedIPv4CallbackUrl,
   ACTIVE_SVG_TEXT,
+  embeddedIPv4CallbackUrl,
   HOSTILE_PATH_SEGMENTS,
   HOSTILE_STRINGS,
   hostileSvg,
