@@ -22,7 +22,7 @@ import { precondition } from "@fop/kit/errors";
 import { requireCurrentVersion } from "@fop/kit/validation";
 import { PICKING_LIMITS } from "./limits.ts";
 import { shortPickReason } from "./lines.ts";
-import type { JsonObject, PickRunType } from "./types.ts";
+import type { JsonObject, PickRunKind } from "./types.ts";
 
 /** Every sub-configuration of PickingConfigurations, as the reference names them. */
 export const PICKING_SUB_CONFIGURATIONS = [
@@ -119,7 +119,7 @@ export interface PickingRules {
   /** A pick run may be taken over by another user (takeOverPickRunConfiguration.active). */
   readonly takeOverPickRun: boolean;
   /** Pick jobs a new pick run of each type may have. */
-  readonly maxPickJobsPerRun: Readonly<Record<PickRunType, number>>;
+  readonly maxPickJobsPerRun: Readonly<Record<PickRunKind, number>>;
   /** Scanned codes must be among the line's scannable codes (CODE_MUST_BE_KNOWN). */
   readonly scanCodesMustBeKnown: boolean;
 }

@@ -285,8 +285,8 @@ export function createPickRun(
   }
   requireAtMost(
     input.pickJobRefs.length,
-    rulesOf(ctx).maxPickJobsPerRun[pickRunType],
-    `pickJobRefs per ${pickRunType} pick run (the tenant's ${pickRunType === "batch" ? "batchPickingConfiguration" : "multiOrderPickingConfiguration"})`,
+    rulesOf(ctx).maxPickJobsPerRun[kind],
+    `pickJobRefs per ${pickRunType} pick run (the tenant's ${kind === "batch" ? "batchPickingConfiguration" : "multiOrderPickingConfiguration"})`,
     "/pickJobRefs",
   );
   const byId = new Map(jobs.map((j) => [j.id, j]));
