@@ -79,11 +79,15 @@ export function patchBodyError(body: unknown): AppError {
   const asActions = typeof body === "object" && body !== null && "actions" in body;
   const validate = bodyValidator(asActions ? LoadUnitPatchActions : LoadUnitForPatch);
   const first = validate(structuredClone(body)) ? undefined : (validate.errors?.[0] as AjvError | undefined);
-  const form = asActions ? "LoadUnitPatchActions {version, actions}" : "a whole LoadUnit";
+  // A body with `actions` can only be the first form: its problem reads as any other body's. One
+  // without is read as a whole LoadUnit, which the description says (a client may have meant actions).
+  const reading = asActions
+    ? ""
+    : " The body is LoadUnitPatchActions {version, actions} or a whole LoadUnit; this one was read as a whole LoadUnit.";
   return new AppError("invalid", {
     code: "VALIDATION_FAILED",
     summary: "Invalid input.",
-    description: `${first ? describeValidation("body", first) : "body is invalid."} The body is LoadUnitPatchActions {version, actions} or a whole LoadUnit; this one was read as ${form}.`,
+    description: `${first ? describeValidation("body", first) : "body is invalid."}${reading}`,
   });
 }
 
