@@ -7,6 +7,7 @@
  */
 import { openApiDocument } from "@fop/gateway";
 import { beforeAll, describe, expect, it } from "vitest";
+import { undocumentedStatuses } from "../support/route-statuses.ts";
 
 type Operation = {
   responses: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
@@ -71,5 +72,20 @@ describe("the OpenAPI document's statuses", () => {
     expect(param("/api/facilities/{facilityId}", "get", "facilityId")).toBe(
       "Id of the facility, or urn:fft:facility:tenantFacilityId:<value>",
     );
+  });
+
+  it("the comparison of recorded answers flags what the document does not list", () => {
+    const lines = [
+      "DELETE /api/facilities/:facilityId 200",
+      "GET /api/facilitygroups/:facilityGroupId 429",
+      "HEAD /api/facilities/:facilityId 404",
+      "POST /api/facilitygroups/:facilityGroupId/actions 418",
+      "GET /api/nothing/:here 200",
+      "",
+    ];
+    expect(undocumentedStatuses(lines, doc)).toEqual([
+      "GET /api/nothing/:here 200 (the document has no GET /api/nothing/{here})",
+      "POST /api/facilitygroups/:facilityGroupId/actions 418",
+    ]);
   });
 });
