@@ -529,6 +529,15 @@ describe("tenancy and events", () => {
     expect((await other("GET", `/api/pickjobs/${job.id}/loadunits`)).status).toBe(404);
     expect((await other("POST", `/api/pickjobs/${job.id}/loadunits`, { codes: ["x"] })).status).toBe(404);
     expect((await other("PATCH", `/api/loadunits/${id}`, { version: 1, codes: [] })).status).toBe(404);
+    // The path's load unit before the body's references: A's stack and type are not the other's.
+    for (const ref of [
+      { stackRef: stack.id },
+      { operativeContainerTypeRef: oct.id },
+      { stackRef: UNKNOWN },
+    ]) {
+      const res = await other("PATCH", `/api/loadunits/${id}`, { version: 1, ...ref });
+      expect(res.status, `${JSON.stringify(ref)}: ${res.text}`).toBe(404);
+    }
     expect(
       (
         await other("POST", `/api/loadunits/${id}/actions`, {
