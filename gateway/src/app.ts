@@ -16,6 +16,7 @@ import { installMetrics } from "./plugins/metrics.ts";
 import { installOpenApi } from "./plugins/openapi.ts";
 import { installRateLimit, type RateLimitOptions } from "./plugins/rate-limit.ts";
 import { clientErrorHandler, installRequestChecks, rewriteTarget } from "./plugins/request.ts";
+import { installRouteStatusRecorder } from "./plugins/route-statuses.ts";
 import { installTracing } from "./plugins/tracing.ts";
 import { installUrnResolution, type UrnResolver } from "./plugins/urn.ts";
 import type { Clients } from "./routes/deps.ts";
@@ -44,6 +45,8 @@ export interface GatewayDeps {
   publicUrl: string;
   cors?: CorsOptions | undefined;
   graphql?: GraphqlOptions | undefined;
+  /** Tests: append each distinct `METHOD route status` answered under /api to this file. */
+  recordRouteStatuses?: string | undefined;
 }
 
 export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> {
@@ -86,6 +89,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   installLifecycleHeaders(app);
   installUrnResolution(app, deps.resolveUrn);
   installMetrics(app, deps.metrics);
+  if (deps.recordRouteStatuses) installRouteStatusRecorder(app, deps.recordRouteStatuses);
   app.addHook("onResponse", async (req, reply) => {
     const route = req.routeOptions.url ?? "unmatched";
     const ms = reply.elapsedTime;

@@ -57,4 +57,7 @@ export const gatewayConfig = {
   GRAPHQL_PERSISTED_QUERIES: env.bool("automatic persisted GraphQL queries (kept in memory)", false),
   GRAPHQL_GRAPHIQL: env.bool("serve GraphiQL at /graphiql (development)", false),
   PUBLIC_URL: env.optionalString("base URL clients use (Location headers, OpenAPI servers)"),
+  RECORD_ROUTE_STATUSES_FILE: env.optionalString(
+    "tests only: append each distinct `METHOD route status` answered under /api to this file",
+  ),
 };

@@ -97,6 +97,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
       ? { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST }
       : undefined,
     publicUrl: config.PUBLIC_URL ?? "",
+    recordRouteStatuses: config.RECORD_ROUTE_STATUSES_FILE,
     cors: { allowedOrigins: parseAllowedOrigins(config.CORS_ALLOWED_ORIGINS) },
     graphql: {
       limits: { maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY },

@@ -159,9 +159,12 @@ export interface SystemOptions {
   nodeArgs?: (service: ServiceName) => string[];
 }
 
-/** Boots the system against the given Postgres (admin URL) and NATS; tests use startSystem (system.ts). */
+/**
+ * Boots the system against the given Postgres (admin URL) and NATS; tests use startSystem (system.ts).
+ * With `routeStatusDir`, the gateways record the statuses their routes answer there (route-statuses.ts).
+ */
 export async function bootSystem(
-  infra: { adminUrl: string; natsUrl: string },
+  infra: { adminUrl: string; natsUrl: string; routeStatusDir?: string | undefined },
   opts: SystemOptions = {},
 ): Promise<System> {
   const logger = createLogger({ service: "test", level: process.env.TEST_LOG_LEVEL ?? "silent" });
@@ -256,6 +259,10 @@ export async function bootSystem(
     AUTH_DEV_KEY_FILE: keyFile,
     RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
     RATE_LIMIT_ENABLED: "false",
+    // One file per system; the gateway processes of one system append whole lines to it.
+    ...(infra.routeStatusDir
+      ? { RECORD_ROUTE_STATUSES_FILE: path.join(infra.routeStatusDir, `${suffix}.log`) }
+      : {}),
     ...opts.gatewayEnv,
   };
   let baseUrl: string;

@@ -15,4 +15,7 @@ export {
 } from "./boot.ts";
 
 export const startSystem = (opts: SystemOptions = {}): Promise<System> =>
-  bootSystem({ adminUrl: inject("adminUrl"), natsUrl: inject("natsUrl") }, opts);
+  bootSystem(
+    { adminUrl: inject("adminUrl"), natsUrl: inject("natsUrl"), routeStatusDir: inject("routeStatusDir") },
+    opts,
+  );

@@ -222,6 +222,34 @@ describe("facility group CRUD", () => {
     expect((await api("GET", `${GROUPS}/${g.id}`)).body).toEqual(g);
   });
 
+  it("a group that is not the caller's is a 404 before any facility the body names is checked", async () => {
+    const g = await createGroup([facilities[0] as string]);
+    const [theirs] = await newFacilities(1, other);
+    const unknownGroup = "0190d6e8-8c3a-7f1b-9d2e-4a6b8c0d1e30";
+    for (const id of [g.id, `urn:fft:facilitygroup:tenantFacilityGroupId:${g.tenantFacilityGroupId}`]) {
+      // Another tenant naming A's facility (not one of its own), or its own: the group is the 404.
+      for (const ref of [facilities[1], theirs, UNKNOWN]) {
+        for (const name of ["ADD_FACILITIES_TO_GROUP", "VERSIONLESS_ADD_FACILITIES_TO_GROUP"]) {
+          const res = await action(id, { name, facilitiesToAdd: [ref], version: 1 }, other);
+          expect(res.status, `${name} ${ref} on ${id}: ${res.text}`).toBe(404);
+        }
+        const patch = await other("PATCH", `${GROUPS}/${id}`, {
+          version: 1,
+          nameLocalized: { en_US: "theirs" },
+          facilityRefs: [ref],
+        });
+        expect(patch.status, `PATCH ${ref} on ${id}: ${patch.text}`).toBe(404);
+      }
+    }
+    // The caller's own unknown group, naming a facility that does not exist: 404 too.
+    const res = await action(unknownGroup, { name: "ADD_FACILITIES_TO_GROUP", facilitiesToAdd: [UNKNOWN] });
+    expect(res.status, res.text).toBe(404);
+    expect(
+      (await api("PATCH", `${GROUPS}/${unknownGroup}`, { version: 1, facilityRefs: [UNKNOWN] })).status,
+    ).toBe(404);
+    expect((await api("GET", `${GROUPS}/${g.id}`)).body).toEqual(g);
+  });
+
   it("needs FACILITY_GROUP_READ / _WRITE", async () => {
     const reader = sys.as(await sys.token("acme", { permissions: ["FACILITY_GROUP_READ"] }));
     expect((await reader("GET", GROUPS)).status).toBe(200);

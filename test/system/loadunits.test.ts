@@ -687,6 +687,15 @@ describe("tenancy and events", () => {
     expect((await other("PATCH", `/api/loadunits/${id}`, { ...unit, version: 1, codes: [] })).status).toBe(
       404,
     );
+    // The path's load unit before the body's references: A's stack and type are not the other's.
+    for (const ref of [
+      { stackRef: stack.id },
+      { operativeContainerTypeRef: oct.id },
+      { stackRef: UNKNOWN },
+    ]) {
+      const res = await other("PATCH", `/api/loadunits/${id}`, { ...unit, version: 1, ...ref });
+      expect(res.status, `${JSON.stringify(ref)}: ${res.text}`).toBe(404);
+    }
     expect(
       (
         await other("POST", `/api/loadunits/${id}/actions`, {

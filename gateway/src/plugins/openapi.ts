@@ -1,14 +1,69 @@
 /**
  * The OpenAPI document is generated from the route schemas: /api/openapi.json, rendered at /docs.
  * Each operation carries its lifecycle status (`x-lifecycle`, plus `deprecated` and the platform's
- * `x-badges`) and the permissions it needs (`x-fft-permissions`).
+ * `x-badges`) and the permissions it needs (`x-fft-permissions`), the error statuses the gateway
+ * itself can answer on it (`withGatewayResponses`) and, on path parameters that accept URNs, their
+ * form (`withUrnParams`).
  */
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
+import { errorResponses } from "../schemas/common.ts";
+import { URN_NAMESPACE } from "./urn.ts";
 import "./types.ts";
+import type { UrnParam } from "./types.ts";
 
 const badge = { alpha: { color: "red", label: "ALPHA" }, beta: { color: "orange", label: "BETA" } } as const;
+
+/** Methods fastify reads a request body for (so the body can be too large or not JSON). */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The error statuses the gateway answers on an operation whatever its handler does: 400 (the request
+ * line's checks, validation), 401/403 (token and permissions, unless the route needs none), 429 (the
+ * tenant's rate limit), 500, 503/504 (a service down or too slow); 404 where the path names an entity
+ * (an unknown id or URN); 413/415 where a body is read.
+ */
+export function gatewayErrorStatuses(method: string | readonly string[], url: string, auth = true): number[] {
+  const methods = typeof method === "string" ? [method] : method;
+  return [
+    400,
+    ...(auth ? [401, 403] : []),
+    ...(/[:{]/.test(url) ? [404] : []),
+    ...(methods.some((m) => BODY_METHODS.has(m.toUpperCase())) ? [413, 415] : []),
+    429,
+    500,
+    503,
+    504,
+  ];
+}
+
+/** `response` with the gateway's error statuses added (the route's own entries win), in status order. */
+export function withGatewayResponses(
+  response: Record<string, unknown> | undefined,
+  statuses: readonly number[],
+): Record<string, unknown> {
+  const merged = { ...errorResponses(...statuses), ...response };
+  return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+type ObjectSchema = { properties?: Record<string, { description?: string }> };
+
+/** `params` with each URN-accepting parameter's description naming its URN form (a copy; unchanged if none). */
+export function withUrnParams<T extends ObjectSchema | undefined>(
+  params: T,
+  urns: readonly UrnParam[] = [],
+): T {
+  if (!params?.properties || urns.length === 0) return params;
+  const properties = { ...params.properties };
+  for (const u of urns) {
+    const prop = properties[u.param];
+    if (!prop || /urn:/.test(prop.description ?? "")) continue;
+    const urn = `urn:${URN_NAMESPACE}:${u.entity}:${u.field}:<value>`;
+    properties[u.param] = { ...prop, description: `${prop.description ?? "The id"}, or ${urn}` };
+  }
+  return { ...params, properties };
+}
 
 export async function installOpenApi(app: FastifyInstance, opts: { publicUrl: string }): Promise<void> {
   await app.register(swagger, {
@@ -28,7 +83,12 @@ export async function installOpenApi(app: FastifyInstance, opts: { publicUrl: st
     },
     transform: ({ schema, url, route }) => {
       const config = route.config as
-        | { lifecycle?: keyof typeof badge | "GA" | "deprecated"; permissions?: readonly string[] }
+        | {
+            lifecycle?: keyof typeof badge | "GA" | "deprecated";
+            permissions?: readonly string[];
+            urn?: readonly UrnParam[];
+            auth?: boolean;
+          }
         | undefined;
       if (!schema || !config?.lifecycle) return { schema: { ...schema, hide: true }, url };
       const lifecycle = config.lifecycle;
@@ -36,6 +96,11 @@ export async function installOpenApi(app: FastifyInstance, opts: { publicUrl: st
         url,
         schema: {
           ...schema,
+          ...(schema.params ? { params: withUrnParams(schema.params as ObjectSchema, config.urn) } : {}),
+          response: withGatewayResponses(
+            schema.response as Record<string, unknown> | undefined,
+            gatewayErrorStatuses(route.method, url, config.auth !== false),
+          ),
           "x-lifecycle": lifecycle,
           ...(lifecycle === "deprecated" ? { deprecated: true } : {}),
           ...(lifecycle === "alpha" || lifecycle === "beta" ? { "x-badges": [badge[lifecycle]] } : {}),

@@ -30,9 +30,14 @@ const errorDescriptions: Record<number, string> = {
   403: "Your user, although recognized, is not authorized to use this endpoint",
   404: "Entity not found",
   409: "Version conflict",
+  413: "The body is too large",
+  415: "The body is not JSON",
   422: "Not possible in the entity's current state",
-  429: "Too many requests",
+  429: "Too many requests (retry after Retry-After seconds)",
+  500: "Internal error",
   501: "Not implemented on this installation",
+  503: "A service is unavailable (retry after Retry-After seconds)",
+  504: "A service did not answer in time (for a change: its outcome is unknown)",
 };
 
 export const DateTime = (description?: string) => Type.String({ format: "date-time", description });

@@ -159,7 +159,7 @@ export function facilityRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
         tags,
         params: FacilityIdParams,
         querystring: Type.Object({ forceDeletion: Type.Optional(Type.Boolean({ default: false })) }),
-        response: { ...errorResponses(401, 403, 404) },
+        response: { 200: { type: "null", description: "Deleted." }, ...errorResponses(401, 403, 404) },
       },
       config: { permissions: ["FACILITY_WRITE"], lifecycle: "GA", urn },
     },

@@ -54,17 +54,29 @@ async function load(db: Db, ctx: RequestContext, id: string, forUpdate: boolean)
 /** Facility ids as stored (platform ids are lower-case UUIDs; anything else is no facility). */
 const normalized = (refs: string[] | undefined) => refs?.map((r) => (isUuid(r) ? r.toLowerCase() : r));
 
-/** Locks `refs` (the caller's transaction); 400 naming the first that is not one of the tenant's facilities. */
-async function lockExisting(tx: Db, ctx: RequestContext, refs: string[], field: string): Promise<void> {
+/**
+ * Locks `refs` (the caller's transaction) and returns the check that each is one of the tenant's
+ * facilities (a 400 naming the first that is not). Facilities are locked before the group (one lock
+ * order for every write), but the check runs once the path's group is loaded: a group that is not
+ * the caller's is a 404 whatever the body names.
+ */
+async function lockFacilityRefs(
+  tx: Db,
+  ctx: RequestContext,
+  refs: string[],
+  field: string,
+): Promise<() => void> {
   const existing = await lockFacilities(tx, ctx.tenant, [...new Set(refs.filter(isUuid))].sort());
-  const i = refs.findIndex((r) => !existing.has(r));
-  if (i >= 0) {
-    throw invalid(
-      "FACILITY_NOT_FOUND",
-      `${field.slice(1)}/${i}: no facility with id ${JSON.stringify(refs[i])} exists.`,
-      `${field}/${i}`,
-    );
-  }
+  return () => {
+    const i = refs.findIndex((r) => !existing.has(r));
+    if (i >= 0) {
+      throw invalid(
+        "FACILITY_NOT_FOUND",
+        `${field.slice(1)}/${i}: no facility with id ${JSON.stringify(refs[i])} exists.`,
+        `${field}/${i}`,
+      );
+    }
+  };
 }
 
 /** 400 when one of `added` is in as many other groups as a facility may be in. */
@@ -94,7 +106,7 @@ export async function createFacilityGroup(
   return inTransaction(
     deps.db,
     async (tx) => {
-      await lockExisting(tx, ctx, group.facilityRefs, "/facilityRefs");
+      (await lockFacilityRefs(tx, ctx, group.facilityRefs, "/facilityRefs"))();
       await checkCounts(deps, tx, ctx, group.id, group.facilityRefs, "/facilityRefs");
       await insertFacilityGroup(tx, ctx.tenant, group, deps.defaultLocale);
       await deps.outbox.record(tx, ctx, [facilityGroupEvent("CREATED", group, deps.defaultLocale)]);
@@ -132,8 +144,9 @@ export async function replaceFacilityGroup(
   return inTransaction(
     deps.db,
     async (tx) => {
-      await lockExisting(tx, ctx, refs, "/facilityRefs");
+      const checkRefs = await lockFacilityRefs(tx, ctx, refs, "/facilityRefs");
       const current = await load(tx, ctx, id, true);
+      checkRefs();
       const next = replace(current, { ...input, facilityRefs: refs }, deps.now(), deps.groupLimits);
       const before = new Set(current.facilityRefs);
       await checkCounts(
@@ -165,8 +178,9 @@ export async function facilityGroupAction(
     adds ? { ...action, facilitiesToAdd: refs } : { ...action, facilitiesToRemove: refs }
   ) as GroupAction;
   return inTransaction(deps.db, async (tx) => {
-    if (adds) await lockExisting(tx, ctx, refs, "/facilitiesToAdd");
+    const checkRefs = adds ? await lockFacilityRefs(tx, ctx, refs, "/facilitiesToAdd") : () => {};
     const current = await load(tx, ctx, id, true);
+    checkRefs();
     const { group, added } = applyGroupAction(current, normalizedAction, deps.now(), deps.groupLimits);
     if (group === current) return current;
     await checkCounts(deps, tx, ctx, current.id, added, "/facilitiesToAdd");

@@ -338,6 +338,8 @@ export async function patchLoadUnit(
   id: string,
   body: JsonObject,
 ): Promise<LoadUnit> {
+  // The path's load unit first: one that is not the caller's is a 404 whatever the body names.
+  await requireLoadUnit(deps.db, ctx, id, false);
   checkLoadUnitPatch(id, body);
   if (typeof body.stackRef === "string") await requireStack(deps, ctx, body.stackRef, "");
   await referencedType(deps, ctx, body, "");
