@@ -25,6 +25,11 @@ function kindOf(k: ReturnLineItemKind): "returned" | "notReturnable" {
   throw invalid("UNKNOWN_KIND", "kind must name a line item list.", "kind");
 }
 const json = (doc: unknown) => Buffer.from(JSON.stringify(doc), "utf8");
+/** A per-tenant configuration document (return, handover) as its RPC message. */
+const configurationMessage = (c: { version: number }) => ({
+  version: BigInt(c.version),
+  documentJson: json(c),
+});
 
 function actionOf(a: Action): ReasonAction {
   if (a === Action.CANCELATION) return "CANCELATION";
@@ -192,7 +197,7 @@ export function returnRoutes(deps: ReturnsDeps) {
       },
       async getReturnConfiguration(_req, hctx) {
         const c = await returnConfig.getReturnConfiguration(deps, requestContext(hctx));
-        return { configuration: { version: BigInt(c.version), documentJson: json(c) } };
+        return { configuration: configurationMessage(c) };
       },
       async putReturnConfiguration(req, hctx) {
         const r = await returnConfig.upsertReturnConfiguration(
@@ -201,13 +206,13 @@ export function returnRoutes(deps: ReturnsDeps) {
           asDomain(req.body),
         );
         return {
-          configuration: { version: BigInt(r.config.version), documentJson: json(r.config) },
+          configuration: configurationMessage(r.config),
           created: r.created,
         };
       },
       async getHandoverConfiguration(_req, hctx) {
         const c = await handoverConfig.getHandoverConfiguration(deps, requestContext(hctx));
-        return { configuration: { version: BigInt(c.version), documentJson: json(c) } };
+        return { configuration: configurationMessage(c) };
       },
       async putHandoverConfiguration(req, hctx) {
         const r = await handoverConfig.upsertHandoverConfiguration(
@@ -216,7 +221,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           asDomain(req.body),
         );
         return {
-          configuration: { version: BigInt(r.config.version), documentJson: json(r.config) },
+          configuration: configurationMessage(r.config),
           created: r.created,
         };
       },
