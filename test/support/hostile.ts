@@ -4,6 +4,7 @@
  * numbers beyond what JSON can keep, dates beyond what Postgres holds, prototype-named keys and
  * roles, absolute-form request targets, keys written twice, GraphQL fragment fan-outs.
  */
+import pg from "pg";
 import type { Fuzz } from "./fuzz.ts";
 
 /** A JSON number (or other literal) written as raw text into the body, e.g. 1e400. */
@@ -322,6 +323,20 @@ export function hostileSvg(f: Pick<Fuzz, "pick">): string {
 /** Stored SVG text that holds active content (what {@link hostileSvg} plants, found by text). */
 export const ACTIVE_SVG_TEXT =
   /<(\w+:)?script|&#|\son\w+\s*=|javascript|data:|foreignObject|xml-stylesheet|<!ENTITY|@import|evil\.example|<\w+:(embed|iframe)/i;
+
+/** The stored SVG icons (in the loadunits schema of the database at `dbUrl`) that have active content. */
+export async function storedActiveSvgs(dbUrl: string): Promise<string[]> {
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  try {
+    const svgs = await db.query<{ text: string }>(
+      "select convert_from(content, 'UTF8') as text from loadunits.icon where media_type = 'image/svg+xml'",
+    );
+    return svgs.rows.map((r) => r.text).filter((text) => ACTIVE_SVG_TEXT.test(text));
+  } finally {
+    await db.end();
+  }
+}
 
 /**
  * A GraphQL document of two fragments per level, each spreading both fragments of the next level:
