@@ -61,6 +61,7 @@ describe("GET and PATCH /api/configurations/picking", () => {
       restartPickJobConfiguration: { active: true },
       scanCodeValidationConfiguration: { pickingScanCodeValidationType: "NO_VALIDATION" },
       stockUpdateConfiguration: { active: false },
+      takeOverPickJobConfiguration: { active: true },
       takeOverPickRunConfiguration: { active: true },
     });
   });
@@ -337,5 +338,172 @@ describe("the sub-configurations that take effect", () => {
     const known = await scan("4011", 2);
     expect(known.status, known.text).toBe(200);
     expect(known.body.pickLineItems[0].scannedCodes).toEqual([{ code: "4011", quantity: 1 }]);
+  });
+
+  it("takeOverPickJobConfiguration: while off, another user's take-over (ModifyPickJobLastEditor, or picking on a job in progress) is 422; supervisory actions stay", async () => {
+    const { api, grace, job } = await floor();
+    const j = await job();
+    const line = j.pickLineItems[0].id;
+    expect((await act(api, j.id, { name: "START", version: 1 })).status).toBe(200); // ada edits it
+    const takeOver = (who: Api, version: number) =>
+      who("PATCH", `/api/pickjobs/${j.id}`, { version, actions: [{ action: "ModifyPickJobLastEditor" }] });
+    await patch(api, { takeOverPickJobConfiguration: { active: false } });
+    const refused = error(await takeOver(grace, 2), 422, "TAKE_OVER_PICK_JOB_DISABLED");
+    expect(refused.description).toContain("takeOverPickJobConfiguration");
+    error(
+      await act(grace, j.id, {
+        name: "MODIFY_PICK_JOB_LINE_ITEMS",
+        version: 2,
+        pickJobLineItemUpdates: [{ id: line, picked: 1 }],
+      }),
+      422,
+      "TAKE_OVER_PICK_JOB_DISABLED",
+    );
+    error(
+      await act(grace, j.id, { name: "PICK", version: 2, lineItems: [{ id: line, picked: 2 }] }),
+      422,
+      "TAKE_OVER_PICK_JOB_DISABLED",
+    );
+    error(
+      await grace("PATCH", `/api/pickjobs/${j.id}`, {
+        version: 2,
+        actions: [{ action: "ModifyPickLineItem", id: line, picked: 1 }],
+      }),
+      422,
+      "TAKE_OVER_PICK_JOB_DISABLED",
+    );
+    expect((await api("GET", `/api/pickjobs/${j.id}`)).body).toMatchObject({
+      version: 2,
+      editor: { username: "ada" },
+      pickLineItems: [{ picked: 0 }],
+    });
+    // The editor herself goes on picking.
+    const own = await act(api, j.id, {
+      name: "MODIFY_PICK_JOB_LINE_ITEMS",
+      version: 2,
+      pickJobLineItemUpdates: [{ id: line, picked: 1 }],
+    });
+    expect(own.status, own.text).toBe(200);
+    await patch(api, { takeOverPickJobConfiguration: { active: true } });
+    const taken = await takeOver(grace, 3);
+    expect(taken.status, taken.text).toBe(200);
+    expect(taken.body.editor).toMatchObject({ username: "grace" });
+    // Off again: ada's PAUSE of grace's job is supervisory, no take-over.
+    await patch(api, { takeOverPickJobConfiguration: { active: false } });
+    const paused = await act(api, j.id, { name: "PAUSE", version: 4 });
+    expect(paused.status, paused.text).toBe(200);
+    expect(paused.body.status).toBe("PAUSED");
+  });
+
+  it("pickingShortPickConfiguration.shortPickReasons: once configured, a line's short-pick reason must be an active one (422 naming the field), on pick jobs and pick runs", async () => {
+    const { api, facility, job } = await floor();
+    const j = await job();
+    const line = j.pickLineItems[0].id;
+    const reason = (reasonLocalized: Record<string, string>, version: number) =>
+      act(api, j.id, {
+        name: "MODIFY_PICK_JOB_LINE_ITEMS",
+        version,
+        pickJobLineItemUpdates: [{ id: line, picked: 1, shortPickReason: { reasonLocalized } }],
+      });
+    expect((await reason({ en_US: "Anything" }, 1)).status).toBe(200); // none configured: any reason
+    await patch(api, {
+      pickingShortPickConfiguration: {
+        confirmationOnShortPick: true,
+        shortPickReasons: [
+          { reasonLocalized: { en_US: "Broken", de_DE: "Kaputt" }, active: true },
+          { reasonLocalized: { en_US: "Gone" }, active: false },
+        ],
+      },
+    });
+    for (const unknown of [{ en_US: "Stolen" }, { en_US: "Gone" }]) {
+      const e = error(await reason(unknown, 2), 422, "SHORT_PICK_REASON_UNKNOWN");
+      expect(e.description).toContain("/pickJobLineItemUpdates/0/shortPickReason/reasonLocalized");
+    }
+    const legacy = error(
+      await api("PATCH", `/api/pickjobs/${j.id}`, {
+        version: 2,
+        actions: [{ action: "ModifyPickLineItem", id: line, shortPickReasonLocalized: { en_US: "Lost" } }],
+      }),
+      422,
+      "SHORT_PICK_REASON_UNKNOWN",
+    );
+    expect(legacy.description).toContain("/actions/0/shortPickReasonLocalized");
+    const known = await reason({ de_DE: "Kaputt" }, 2);
+    expect(known.status, known.text).toBe(200);
+    expect(known.body.pickLineItems[0].shortPickReason).toEqual({
+      reasonLocalized: { de_DE: "Kaputt" },
+      reason: "Kaputt",
+    });
+
+    const run = (
+      await api("POST", "/api/pickruns", { facilityRef: facility.id, pickJobRefs: [(await job()).id] })
+    ).body;
+    const runLine = run.pickLineItems[0].id;
+    const modifyRun = (reasonLocalized: Record<string, string>) =>
+      api("PATCH", `/api/pickruns/${run.id}`, {
+        version: run.version,
+        actions: [
+          { action: "ModifyPickRunLineItem", id: runLine, picked: 1, shortPickReason: { reasonLocalized } },
+        ],
+      });
+    const runRefused = error(await modifyRun({ en_US: "Stolen" }), 422, "SHORT_PICK_REASON_UNKNOWN");
+    expect(runRefused.description).toContain("/actions/0/shortPickReason/reasonLocalized");
+    const runKnown = await modifyRun({ en_US: "Broken" });
+    expect(runKnown.status, runKnown.text).toBe(200);
+    expect(runKnown.body.pickLineItems[0].shortPickReason).toMatchObject({ reason: "Broken" });
+  });
+
+  it("scanningConfiguration.scanningType: picks need scans (MUST_SCAN_EACH: as many, MUST_SCAN_FIRST: one) unless the caller has an overriding role", async () => {
+    const { api, name, job } = await floor();
+    const picker = sys.as(await sys.token(name, { user: "pia", roles: ["PICKER"] }));
+    const supervisor = sys.as(await sys.token(name, { user: "sam", roles: ["PICKER", "SUPERVISOR"] }));
+    const j = await job();
+    const line = j.pickLineItems[0].id;
+    const modify = (who: Api, version: number, update: Record<string, unknown>) =>
+      act(who, j.id, {
+        name: "MODIFY_PICK_JOB_LINE_ITEMS",
+        version,
+        pickJobLineItemUpdates: [{ id: line, ...update }],
+      });
+    expect((await modify(picker, 1, { picked: 1 })).status).toBe(200); // SCAN_NOT_REQUIRED by default
+    await patch(api, {
+      scanningConfiguration: {
+        scanningType: "MUST_SCAN_EACH",
+        rolesWithOverwritingScanningPermission: ["SUPERVISOR"],
+      },
+    });
+    const each = error(
+      await modify(picker, 2, { picked: 2, scannedCodes: [{ code: "4011", quantity: 1 }] }),
+      422,
+      "SCAN_REQUIRED",
+    );
+    expect(each.description).toContain("/pickJobLineItemUpdates/0/picked");
+    const scanned = await modify(picker, 2, { picked: 2, scannedCodes: [{ code: "4011", quantity: 2 }] });
+    expect(scanned.status, scanned.text).toBe(200);
+    const unscanned = await modify(supervisor, 3, { picked: 2, scannedCodes: [] });
+    expect(unscanned.status, unscanned.text).toBe(200);
+    expect(unscanned.body.pickLineItems[0]).toMatchObject({ picked: 2, scannedCodes: [] });
+
+    await patch(api, { scanningConfiguration: { scanningType: "MUST_SCAN_FIRST" } });
+    const second = await job();
+    const first = error(
+      await act(picker, second.id, {
+        name: "PICK",
+        version: 1,
+        lineItems: [{ id: second.pickLineItems[0].id, picked: 2 }],
+      }),
+      422,
+      "SCAN_REQUIRED",
+    );
+    expect(first.description).toContain("/lineItems/0/picked");
+    const picked = await act(picker, second.id, {
+      name: "PICK",
+      version: 1,
+      lineItems: [
+        { id: second.pickLineItems[0].id, picked: 2, scannedCodes: [{ code: "4011", quantity: 1 }] },
+      ],
+    });
+    expect(picked.status, picked.text).toBe(200);
+    expect(picked.body.status).toBe("PICKED");
   });
 });

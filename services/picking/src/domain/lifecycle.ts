@@ -18,6 +18,8 @@
  *   PAUSED | PICKED | CLOSED | ABORTED -RESTART-> IN_PROGRESS (picks kept, lines reopened)
  *   RESET and RESTART: 422 RESET_BLOCKED when the job's resetBlocked is set.
  *   RESTART: 422 RESTART_PICK_JOB_DISABLED when the tenant's restartPickJobConfiguration is off.
+ *   PICK and MODIFY_PICK_JOB_LINE_ITEMS on an IN_PROGRESS job another user is editing take it over:
+ *   422 TAKE_OVER_PICK_JOB_DISABLED when the tenant's takeOverPickJobConfiguration is off.
  *
  * CANCELED, OBSOLETE, EXPIRED, REROUTED, REJECTED and RESTOWED are terminal: no client action leaves
  * them (the last four are set by platform processes). Whenever the status changes, subStatus is what
@@ -173,6 +175,40 @@ export function requireStatus(job: PickJob, action: string, allowed: readonly Pi
       `Action ${action} is not possible for a pick job in status ${job.status}; it is possible in status ${allowed.join(", ")}.`,
     );
   }
+}
+
+/** The picker's work on a job's lines: by another user on an IN_PROGRESS job, a take-over. */
+export const PICKER_ACTIONS: readonly string[] = ["PICK", "MODIFY_PICK_JOB_LINE_ITEMS", "ModifyPickLineItem"];
+
+/** Whether the job's current editor is someone other than the caller (by userId, else username). */
+export function editedByAnother(job: PickJob, ctx: ActionContext): boolean {
+  const editor = job.editor;
+  if (!editor) return false;
+  if (editor.userId && ctx.user.userId) return editor.userId !== ctx.user.userId;
+  return editor.username !== ctx.user.username;
+}
+
+/**
+ * 422 TAKE_OVER_PICK_JOB_DISABLED when the tenant switched take-over of pick jobs off and `action`
+ * (one of PICKER_ACTIONS) would take the job over: it is IN_PROGRESS and another user edits it.
+ * Supervisory actions (abort, cancel, reset, pause, assigned users, ...) are not take-overs.
+ */
+export function requireImplicitTakeOverAllowed(job: PickJob, action: string, ctx: ActionContext): void {
+  if (rulesOf(ctx).takeOverPickJob || job.status !== "IN_PROGRESS" || !editedByAnother(job, ctx)) return;
+  throw precondition(
+    "TAKE_OVER_PICK_JOB_DISABLED",
+    `Pick job ${job.id} is in progress with ${job.editor?.username}; ${action} by another user would take it over, and taking over a pick job is switched off for this tenant (takeOverPickJobConfiguration.active is false).`,
+  );
+}
+
+/** 422 TAKE_OVER_PICK_JOB_DISABLED for an explicit take-over (ModifyPickJobLastEditor) when it is off. */
+export function requireTakeOverAllowed(ctx: ActionContext): void {
+  requireEnabled(
+    rulesOf(ctx).takeOverPickJob,
+    "TAKE_OVER_PICK_JOB_DISABLED",
+    "Taking over a pick job",
+    "takeOverPickJobConfiguration",
+  );
 }
 
 /** Sets the status; subStatus (and its deprecated mirror statusReason) follow: set or removed. */
@@ -483,6 +519,7 @@ export function applyPickJobAction(
   const job = structuredClone(current);
   const name = String(action.name);
   let event: PickJobEventType = "PICK_JOB_UPDATED";
+  if (PICKER_ACTIONS.includes(name)) requireImplicitTakeOverAllowed(job, name, ctx);
   if (isActionName(name)) {
     event = transition(job, name, ctx, action.lineItems as JsonObject[] | undefined);
   } else if (isLineAction(name)) {

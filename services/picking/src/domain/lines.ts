@@ -8,7 +8,10 @@
  * - `scannedCodes` and `stickers` replace the line's lists (scanned codes must be known codes when
  *   the tenant's scanCodeValidationConfiguration says CODE_MUST_BE_KNOWN); `customAttributes` replaces (null clears).
  * - `shortPickReason {reasonLocalized}` (or the PATCH's `shortPickReasonLocalized`) is stored with
- *   `reason` = the en_US text, else the first one.
+ *   `reason` = the en_US text, else the first one; it must match an active configured short-pick
+ *   reason when the tenant has any (picking-config.ts requireKnownShortPickReason).
+ * - Scanning (the tenant's scanningConfiguration.scanningType): an update that records `picked` or
+ *   `scannedCodes` leaves the line's picks backed by its scanned codes (requireScans).
  * - `partialStockLocations` update the line's locations by tenantPartialStockId (unknown: 400).
  * - `substituteLineItems` are upserted: without id a new substitute line is added, with id the existing
  *   one is updated (unknown id: 400). The tenantArticleId must be one of the line's
@@ -18,7 +21,7 @@
  *   while closed), counting picked substitutes.
  */
 import { invalid, precondition } from "@fop/kit/errors";
-import { rulesOf } from "./picking-config.ts";
+import { requireKnownShortPickReason, requireScans, rulesOf } from "./picking-config.ts";
 import { checkPicked } from "./tolerance.ts";
 import type {
   ActionContext,
@@ -183,9 +186,14 @@ export function applyLineUpdate(
   if (update.customAttributes !== undefined) {
     line.customAttributes = structuredClone(update.customAttributes) as JsonObject | null;
   }
-  const reason =
-    (update.shortPickReason as JsonObject | undefined)?.reasonLocalized ?? update.shortPickReasonLocalized;
-  if (reason !== undefined) line.shortPickReason = shortPickReason({ ...(reason as Record<string, string>) });
+  const given = update.shortPickReason as JsonObject | undefined;
+  const reason = given?.reasonLocalized ?? update.shortPickReasonLocalized;
+  if (reason !== undefined) {
+    const reasonField =
+      given?.reasonLocalized !== undefined ? "shortPickReason/reasonLocalized" : "shortPickReasonLocalized";
+    requireKnownShortPickReason(rulesOf(ctx), reason as Record<string, string>, `${field}/${reasonField}`);
+    line.shortPickReason = shortPickReason({ ...(reason as Record<string, string>) });
+  }
   if (Array.isArray(update.partialStockLocations)) {
     updateStockLocations(
       line,
@@ -199,6 +207,14 @@ export function applyLineUpdate(
   if (opts.closeLine) line.status = "CLOSED";
   else if (opts.allowStatus && update.status !== undefined) line.status = update.status as PickLineItemStatus;
 
+  if (update.picked !== undefined || update.scannedCodes !== undefined) {
+    requireScans(
+      rulesOf(ctx),
+      ctx.roles,
+      line,
+      update.picked !== undefined ? `${field}/picked` : `${field}/scannedCodes`,
+    );
+  }
   const recorded = update.picked !== undefined || update.secondaryPicked !== undefined;
   if (recorded) {
     checkPicked(

@@ -13,7 +13,9 @@
  *   current status again is a no-op. The protected statuses ABORTED, CANCELED and OBSOLETE are 400
  *   PROTECTED_STATUS (the gateway's schema rejects them already; the domain does too).
  *   preferredPickingMethods, paymentInformation and customAttributes are replaced when given.
- * - ModifyPickJobLastEditor: take over the job (editor = the caller, as for every change).
+ * - ModifyPickJobLastEditor: take over the job (editor = the caller, as for every change); 422
+ *   TAKE_OVER_PICK_JOB_DISABLED when the tenant's takeOverPickJobConfiguration is off, as is a
+ *   ModifyPickLineItem on an IN_PROGRESS job another user is editing (an implicit take-over).
  * - RestartPickJob, ResetPickJob, AbortPickJob: RESTART, RESET, ABORT.
  */
 import { invalid } from "@fop/kit/errors";
@@ -21,7 +23,9 @@ import {
   ACTIVE,
   type ActionName,
   LINE_ACTIONS,
+  requireImplicitTakeOverAllowed,
   requireStatus,
+  requireTakeOverAllowed,
   setStatus,
   TRANSITIONS,
   touch,
@@ -54,6 +58,7 @@ function actionFor(job: PickJob, status: PickJobStatus): ActionName | undefined 
 function applyLineActions(job: PickJob, actions: readonly JsonObject[], ctx: ActionContext): void {
   if (!actions.some((a) => a.action === "ModifyPickLineItem")) return;
   requireStatus(job, "ModifyPickLineItem", LINE_ACTIONS.MODIFY_PICK_JOB_LINE_ITEMS);
+  requireImplicitTakeOverAllowed(job, "ModifyPickLineItem", ctx);
   const updates = actions.flatMap((update, i) =>
     update.action === "ModifyPickLineItem" ? [{ update, field: `/actions/${i}` }] : [],
   );
@@ -109,6 +114,7 @@ export function applyPickJobPatch(
         break;
       }
       case "ModifyPickJobLastEditor":
+        requireTakeOverAllowed(ctx);
         break; // touch() below makes the caller the editor
       case "RestartPickJob":
         events.push(transition(job, "RESTART", ctx));

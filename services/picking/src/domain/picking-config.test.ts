@@ -5,12 +5,14 @@ import {
   DEFAULT_PICKING_CONFIGURATION,
   DEFAULT_PICKING_RULES,
   defaultPickingConfiguration,
+  isKnownShortPickReason,
   type PickingConfiguration,
   patchPickingConfiguration,
   pickingRules,
+  pickRunJobRules,
 } from "./picking-config.ts";
 import { createPickJob } from "./pickjob.ts";
-import { applyPickRunAction, createPickRun } from "./pickrun.ts";
+import { applyPickRunAction, applyPickRunPatch, createPickRun } from "./pickrun.ts";
 import type { ActionContext, JsonObject, PickJob, PickJobStatus } from "./types.ts";
 
 const NOW = new Date("2026-06-01T10:00:00.000Z");
@@ -105,6 +107,10 @@ describe("pickingRules", () => {
       takeOverPickRun: true,
       maxPickJobsPerRun: { batch: 100, multiOrder: 100 },
       scanCodesMustBeKnown: false,
+      takeOverPickJob: true,
+      shortPickReasons: [],
+      scanning: "SCAN_NOT_REQUIRED",
+      scanningOverrideRoles: [],
     });
     expect(pickingRules({ version: 4 })).toEqual(DEFAULT_PICKING_RULES);
   });
@@ -125,8 +131,34 @@ describe("pickingRules", () => {
       { scanCodesMustBeKnown: true },
     ],
     [{ scanCodeValidationConfiguration: { pickingScanCodeValidationType: "NO_VALIDATION" } }, {}],
+    [{ takeOverPickJobConfiguration: { active: false } }, { takeOverPickJob: false }],
+    [
+      {
+        pickingShortPickConfiguration: {
+          confirmationOnShortPick: true,
+          shortPickReasons: [
+            { reasonLocalized: { en_US: "Broken" }, active: true },
+            { reasonLocalized: { en_US: "Gone" }, active: false },
+            { reasonLocalized: { de_DE: "Fehlt" } },
+          ],
+        },
+      },
+      { shortPickReasons: [{ en_US: "Broken" }, { de_DE: "Fehlt" }] },
+    ],
+    [
+      {
+        scanningConfiguration: {
+          scanningType: "MUST_SCAN_EACH",
+          rolesWithOverwritingScanningPermission: ["SUPERVISOR"],
+          scanningRule: { values: [] },
+        },
+      },
+      { scanning: "MUST_SCAN_EACH", scanningOverrideRoles: ["SUPERVISOR"] },
+    ],
+    [{ scanningConfiguration: { scanningType: "MUST_SCAN_FIRST" } }, { scanning: "MUST_SCAN_FIRST" }],
+    [{ scanningConfiguration: { scanningType: "SCAN_NOT_REQUIRED" } }, {}],
     // stored only: no rule changes
-    [{ takeOverPickJobConfiguration: { active: false } }, {}],
+    [{ pickingShortPickConfiguration: { confirmationOnShortPick: true } }, {}],
     [{ loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "AT_END" } }, {}],
   ] as [JsonObject, object][])("%j -> %j", (subs, changed) => {
     expect(pickingRules({ version: 1, ...subs })).toEqual({ ...DEFAULT_PICKING_RULES, ...changed });
@@ -136,9 +168,10 @@ describe("pickingRules", () => {
 // --- the rules in effect, through the domain functions ---------------------------------------------
 
 let n = 0;
-const ctx = (config: JsonObject = {}, username = "ada"): ActionContext => ({
+const ctx = (config: JsonObject = {}, username = "ada", roles: string[] = []): ActionContext => ({
   now: NOW,
   user: { userId: `u-${username}`, username },
+  roles,
   newId: () => `id-${++n}`,
   rules: pickingRules({ version: 1, ...config }),
 });
@@ -277,5 +310,308 @@ describe("takeOverPickRunConfiguration", () => {
         ctx({ takeOverPickRunConfiguration: { active: false } }, "bob"),
       ),
     ).toThrow(expect.objectContaining({ kind: "precondition", code: "TAKE_OVER_PICK_RUN_DISABLED" }));
+  });
+});
+
+describe("takeOverPickJobConfiguration", () => {
+  const off = { takeOverPickJobConfiguration: { active: false } };
+  /** A job ada started (she is its editor). */
+  const started = (status: PickJobStatus = "IN_PROGRESS") => ({ ...job("j", "OPEN"), status });
+  const lineOf = (j: PickJob) => j.pickLineItems[0]!.id;
+
+  it("ModifyPickJobLastEditor: taken over by default, 422 TAKE_OVER_PICK_JOB_DISABLED when switched off", () => {
+    const take = [{ action: "ModifyPickJobLastEditor" }];
+    expect(applyPickJobPatch(started(), take, ctx({}, "bob")).job.editor).toEqual({
+      userId: "u-bob",
+      username: "bob",
+    });
+    expect(() => applyPickJobPatch(started(), take, ctx(off, "bob"))).toThrow(
+      expect.objectContaining({ kind: "precondition", code: "TAKE_OVER_PICK_JOB_DISABLED" }),
+    );
+  });
+
+  const pickerWork: [string, (j: PickJob, c: ActionContext) => PickJob][] = [
+    [
+      "PICK",
+      (j, c) => applyPickJobAction(j, { name: "PICK", lineItems: [{ id: lineOf(j), picked: 1 }] }, c).job,
+    ],
+    [
+      "MODIFY_PICK_JOB_LINE_ITEMS",
+      (j, c) =>
+        applyPickJobAction(
+          j,
+          { name: "MODIFY_PICK_JOB_LINE_ITEMS", pickJobLineItemUpdates: [{ id: lineOf(j), picked: 1 }] },
+          c,
+        ).job,
+    ],
+    [
+      "ModifyPickLineItem (PATCH)",
+      (j, c) => applyPickJobPatch(j, [{ action: "ModifyPickLineItem", id: lineOf(j), picked: 1 }], c).job,
+    ],
+  ];
+
+  it.each(pickerWork)("%s by another user on an IN_PROGRESS job: an implicit take-over", (_name, work) => {
+    expect(work(started(), ctx({}, "bob")).editor?.username).toBe("bob");
+    expect(() => work(started(), ctx(off, "bob"))).toThrow(
+      expect.objectContaining({ kind: "precondition", code: "TAKE_OVER_PICK_JOB_DISABLED" }),
+    );
+  });
+
+  it.each(pickerWork)("%s by the editor, or on a job not IN_PROGRESS, is no take-over", (_name, work) => {
+    expect(work(started(), ctx(off, "ada")).editor?.username).toBe("ada");
+    expect(work(started("OPEN"), ctx(off, "bob")).editor?.username).toBe("bob");
+  });
+
+  it.each([
+    [{ name: "ABORT" }],
+    [{ name: "CANCEL" }],
+    [{ name: "PAUSE" }],
+    [{ name: "RESET" }],
+    [{ name: "CLOSE" }],
+    [{ name: "REPLACE_ASSIGNED_USERS", assignedUsers: [{ username: "carl" }] }],
+    [{ name: "ADD_TARGET_TIME", targetTime: LATER.toISOString() }],
+  ] as [JsonObject][])("supervisory action %j stays allowed when switched off", (action) => {
+    expect(applyPickJobAction(started(), action, ctx(off, "bob")).job.editor?.username).toBe("bob");
+  });
+
+  it("a pick run's changes to its jobs run under the run's rules (no job take-over check)", () => {
+    const rules = pickRunJobRules(pickingRules({ version: 1, ...off }));
+    const j = started();
+    const c = { ...ctx(off, "bob"), rules };
+    expect(pickerWork[1]![1](j, c).editor?.username).toBe("bob");
+  });
+});
+
+describe("pickingShortPickConfiguration.shortPickReasons", () => {
+  const reasons: JsonObject = {
+    pickingShortPickConfiguration: {
+      confirmationOnShortPick: false,
+      shortPickReasons: [
+        { reasonLocalized: { en_US: "Broken", de_DE: "Kaputt" }, active: true },
+        { reasonLocalized: { en_US: "Gone" }, active: false },
+      ],
+    },
+  };
+
+  it.each([
+    [{}, { en_US: "Anything" }, true],
+    [reasons, { en_US: "Broken", de_DE: "Kaputt" }, true],
+    [reasons, { de_DE: "Kaputt" }, true],
+    [reasons, { en_US: "Broken", de_DE: "Defekt" }, true],
+    [reasons, { en_US: "broken" }, false],
+    [reasons, { de_DE: "Broken" }, false],
+    [reasons, { en_US: "Gone" }, false],
+    [reasons, { fr_FR: "Cassé" }, false],
+  ] as [JsonObject, Record<string, string>, boolean][])(
+    "configured %j: reason %j matches: %s",
+    (config, reasonLocalized, known) => {
+      expect(isKnownShortPickReason(pickingRules({ version: 1, ...config }), reasonLocalized)).toBe(known);
+    },
+  );
+
+  const updates: [string, (j: PickJob, c: ActionContext, r: Record<string, string>) => PickJob, string][] = [
+    [
+      "MODIFY_PICK_JOB_LINE_ITEMS shortPickReason",
+      (j, c, r) =>
+        applyPickJobAction(
+          j,
+          {
+            name: "MODIFY_PICK_JOB_LINE_ITEMS",
+            pickJobLineItemUpdates: [{ id: j.pickLineItems[0]!.id, shortPickReason: { reasonLocalized: r } }],
+          },
+          c,
+        ).job,
+      "/pickJobLineItemUpdates/0/shortPickReason/reasonLocalized",
+    ],
+    [
+      "PICK shortPickReason",
+      (j, c, r) =>
+        applyPickJobAction(
+          j,
+          {
+            name: "PICK",
+            lineItems: [{ id: j.pickLineItems[0]!.id, picked: 1, shortPickReason: { reasonLocalized: r } }],
+          },
+          c,
+        ).job,
+      "/lineItems/0/shortPickReason/reasonLocalized",
+    ],
+    [
+      "PATCH ModifyPickLineItem shortPickReasonLocalized",
+      (j, c, r) =>
+        applyPickJobPatch(
+          j,
+          [{ action: "ModifyPickLineItem", id: j.pickLineItems[0]!.id, shortPickReasonLocalized: r }],
+          c,
+        ).job,
+      "/actions/0/shortPickReasonLocalized",
+    ],
+  ];
+
+  it.each(updates)("%s: any reason without configured ones", (_name, update) => {
+    expect(
+      update(job("j", "IN_PROGRESS"), ctx(), { en_US: "Whatever" }).pickLineItems[0]!.shortPickReason,
+    ).toEqual({ reasonLocalized: { en_US: "Whatever" }, reason: "Whatever" });
+  });
+
+  it.each(updates)("%s: a configured active reason is stored as given", (_name, update) => {
+    expect(
+      update(job("j", "IN_PROGRESS"), ctx(reasons), { de_DE: "Kaputt" }).pickLineItems[0]!.shortPickReason,
+    ).toEqual({ reasonLocalized: { de_DE: "Kaputt" }, reason: "Kaputt" });
+  });
+
+  it.each(updates)(
+    "%s: another reason is 422 SHORT_PICK_REASON_UNKNOWN naming the field",
+    (_name, update, field) => {
+      expect(() => update(job("j", "IN_PROGRESS"), ctx(reasons), { en_US: "Gone" })).toThrow(
+        expect.objectContaining({
+          kind: "precondition",
+          code: "SHORT_PICK_REASON_UNKNOWN",
+          message: expect.stringContaining(field),
+        }),
+      );
+    },
+  );
+
+  it("a pick run's ModifyPickRunLineItem is judged too", () => {
+    const run = createPickRun({ facilityRef: "fac-1", pickJobRefs: ["job-1"] }, [job("job-1")], {
+      ...ctx(),
+      id: "run-1",
+    }).run;
+    const modify = (r: Record<string, string>) => () =>
+      applyPickRunPatch(
+        run,
+        [
+          {
+            action: "ModifyPickRunLineItem",
+            id: run.pickLineItems[0]!.id,
+            shortPickReason: { reasonLocalized: r },
+          },
+        ],
+        ctx(reasons),
+      );
+    expect(modify({ en_US: "Broken" })().run.pickLineItems[0]!.shortPickReason?.reason).toBe("Broken");
+    expect(modify({ en_US: "Stolen" })).toThrow(
+      expect.objectContaining({
+        code: "SHORT_PICK_REASON_UNKNOWN",
+        message: expect.stringContaining("/actions/0/shortPickReason/reasonLocalized"),
+      }),
+    );
+  });
+});
+
+describe("scanningConfiguration.scanningType", () => {
+  const scanning = (scanningType: string, roles?: string[]) => ({
+    scanningConfiguration: {
+      scanningType,
+      ...(roles ? { rolesWithOverwritingScanningPermission: roles } : {}),
+    },
+  });
+  const modify = (update: JsonObject, c: ActionContext) => {
+    const j = job("j", "IN_PROGRESS");
+    return () =>
+      applyPickJobAction(
+        j,
+        {
+          name: "MODIFY_PICK_JOB_LINE_ITEMS",
+          pickJobLineItemUpdates: [{ id: j.pickLineItems[0]!.id, ...update }],
+        },
+        c,
+      ).job;
+  };
+  const codes = (...quantities: number[]) => quantities.map((quantity) => ({ code: "4011", quantity }));
+
+  it.each([
+    // [scanningType, update, allowed]
+    ["SCAN_NOT_REQUIRED", { picked: 2 }, true],
+    ["MUST_SCAN_EACH", { picked: 2, scannedCodes: codes(1, 1) }, true],
+    ["MUST_SCAN_EACH", { picked: 1, scannedCodes: codes(2) }, true],
+    ["MUST_SCAN_EACH", { picked: 0 }, true],
+    ["MUST_SCAN_EACH", { picked: 2, scannedCodes: codes(1) }, false],
+    ["MUST_SCAN_EACH", { picked: 1 }, false],
+    ["MUST_SCAN_FIRST", { picked: 2, scannedCodes: codes(1) }, true],
+    ["MUST_SCAN_FIRST", { picked: 0 }, true],
+    ["MUST_SCAN_FIRST", { picked: 2 }, false],
+    ["MUST_SCAN_FIRST", { picked: 2, scannedCodes: [] }, false],
+  ] as [string, JsonObject, boolean][])("%s: %j allowed: %s", (type, update, allowed) => {
+    const run = modify(update, ctx(scanning(type)));
+    if (allowed) expect(run().pickLineItems[0]!.picked).toBe(update.picked);
+    else
+      expect(run).toThrow(
+        expect.objectContaining({
+          kind: "precondition",
+          code: "SCAN_REQUIRED",
+          message: expect.stringContaining("/pickJobLineItemUpdates/0/picked"),
+        }),
+      );
+  });
+
+  it("scans recorded earlier count: picks backed by the line's scanned codes pass", () => {
+    const c = ctx(scanning("MUST_SCAN_EACH"));
+    const j = modify({ scannedCodes: codes(2) }, c)();
+    const next = applyPickJobAction(
+      j,
+      { name: "PICK", lineItems: [{ id: j.pickLineItems[0]!.id, picked: 2 }] },
+      c,
+    ).job;
+    expect(next.pickLineItems[0]!.picked).toBe(2);
+  });
+
+  it("removing scans below the picks is refused too (naming scannedCodes)", () => {
+    const c = ctx(scanning("MUST_SCAN_EACH"));
+    const j = modify({ picked: 2, scannedCodes: codes(2) }, c)();
+    expect(() =>
+      applyPickJobAction(
+        j,
+        {
+          name: "MODIFY_PICK_JOB_LINE_ITEMS",
+          pickJobLineItemUpdates: [{ id: j.pickLineItems[0]!.id, scannedCodes: codes(1) }],
+        },
+        c,
+      ),
+    ).toThrow(
+      expect.objectContaining({ code: "SCAN_REQUIRED", message: expect.stringContaining("/scannedCodes") }),
+    );
+  });
+
+  it.each([
+    ["PICK", (j: PickJob) => ({ name: "PICK", lineItems: [{ id: j.pickLineItems[0]!.id, picked: 1 }] })],
+  ])("%s without scans is refused as well", (_name, action) => {
+    const j = job("j", "IN_PROGRESS");
+    expect(() => applyPickJobAction(j, action(j), ctx(scanning("MUST_SCAN_FIRST")))).toThrow(
+      expect.objectContaining({
+        code: "SCAN_REQUIRED",
+        message: expect.stringContaining("/lineItems/0/picked"),
+      }),
+    );
+    expect(() =>
+      applyPickJobPatch(
+        j,
+        [{ action: "ModifyPickLineItem", id: j.pickLineItems[0]!.id, picked: 1 }],
+        ctx(scanning("MUST_SCAN_FIRST")),
+      ),
+    ).toThrow(
+      expect.objectContaining({
+        code: "SCAN_REQUIRED",
+        message: expect.stringContaining("/actions/0/picked"),
+      }),
+    );
+  });
+
+  it("a caller with a role of rolesWithOverwritingScanningPermission picks without scans", () => {
+    const config = scanning("MUST_SCAN_EACH", ["SUPERVISOR"]);
+    expect(
+      modify({ picked: 2 }, ctx(config, "ada", ["PICKER", "SUPERVISOR"]))().pickLineItems[0]!.picked,
+    ).toBe(2);
+    expect(modify({ picked: 2 }, ctx(config, "ada", ["PICKER"]))).toThrow(
+      expect.objectContaining({ code: "SCAN_REQUIRED" }),
+    );
+  });
+
+  it("a pick run's changes to its jobs are not judged (run lines carry no scanned codes)", () => {
+    const c = ctx(scanning("MUST_SCAN_EACH"));
+    expect(modify({ picked: 2 }, { ...c, rules: pickRunJobRules(c.rules!) })().pickLineItems[0]!.picked).toBe(
+      2,
+    );
   });
 });

@@ -16,6 +16,12 @@
  *   pick run of that type may have (400 naming /pickJobRefs beyond).
  * - scanCodeValidationConfiguration.pickingScanCodeValidationType CODE_MUST_BE_KNOWN: a scanned code
  *   recorded on a pick line must be one of the line's (or its allowed substitutes') scannableCodes.
+ * - takeOverPickJobConfiguration.active: false -> ModifyPickJobLastEditor, and a picker's line work
+ *   on an IN_PROGRESS job another user is editing (an implicit take-over), are refused (422).
+ * - pickingShortPickConfiguration.shortPickReasons: when any are configured, a short-pick reason
+ *   recorded on a line must match an active one (422).
+ * - scanningConfiguration.scanningType MUST_SCAN_EACH / MUST_SCAN_FIRST: a line's picks need
+ *   scanned codes (422), unless the caller has a role of rolesWithOverwritingScanningPermission.
  * Every other sub-configuration is stored and returned only (the README says why).
  */
 import { precondition } from "@fop/kit/errors";
@@ -67,6 +73,7 @@ export const DEFAULT_PICKING_CONFIGURATION: Readonly<PickingConfiguration> = Obj
   restartPickJobConfiguration: { active: true },
   scanCodeValidationConfiguration: { pickingScanCodeValidationType: "NO_VALIDATION" },
   stockUpdateConfiguration: { active: false },
+  takeOverPickJobConfiguration: { active: true },
   takeOverPickRunConfiguration: { active: true },
 });
 
@@ -122,7 +129,33 @@ export interface PickingRules {
   readonly maxPickJobsPerRun: Readonly<Record<PickRunKind, number>>;
   /** Scanned codes must be among the line's scannable codes (CODE_MUST_BE_KNOWN). */
   readonly scanCodesMustBeKnown: boolean;
+  /** A pick job may be taken over by another user (takeOverPickJobConfiguration.active). */
+  readonly takeOverPickJob: boolean;
+  /** The active configured short-pick reasons' texts; empty: any reason is accepted. */
+  readonly shortPickReasons: readonly Readonly<Record<string, string>>[];
+  /** How picks must be backed by scans (scanningConfiguration.scanningType). */
+  readonly scanning: ScanningType;
+  /** Roles whose holders may pick without the scans `scanning` asks for. */
+  readonly scanningOverrideRoles: readonly string[];
 }
+
+/** The reference's PickingScanningConfigurationEnum. */
+export const SCANNING_TYPES = ["MUST_SCAN_FIRST", "MUST_SCAN_EACH", "SCAN_NOT_REQUIRED"] as const;
+export type ScanningType = (typeof SCANNING_TYPES)[number];
+
+const scanningType = (sub: JsonObject | undefined): ScanningType =>
+  (SCANNING_TYPES as readonly unknown[]).includes(sub?.scanningType)
+    ? (sub!.scanningType as ScanningType)
+    : "SCAN_NOT_REQUIRED";
+
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+
+/** The texts of the active configured short-pick reasons (a reason without `active` counts as active). */
+const activeReasons = (sub: JsonObject | undefined): Record<string, string>[] =>
+  (Array.isArray(sub?.shortPickReasons) ? (sub.shortPickReasons as JsonObject[]) : [])
+    .filter((r) => r.active !== false && typeof r.reasonLocalized === "object" && r.reasonLocalized !== null)
+    .map((r) => ({ ...(r.reasonLocalized as Record<string, string>) }));
 
 const flag = (sub: JsonObject | undefined, fallback: boolean): boolean =>
   typeof sub?.active === "boolean" ? sub.active : fallback;
@@ -145,14 +178,91 @@ export function pickingRules(c: PickingConfiguration): PickingRules {
     },
     scanCodesMustBeKnown:
       c.scanCodeValidationConfiguration?.pickingScanCodeValidationType === "CODE_MUST_BE_KNOWN",
+    takeOverPickJob: flag(c.takeOverPickJobConfiguration, true),
+    shortPickReasons: activeReasons(c.pickingShortPickConfiguration),
+    scanning: scanningType(c.scanningConfiguration),
+    scanningOverrideRoles: strings(c.scanningConfiguration?.rolesWithOverwritingScanningPermission),
   };
 }
+
+/**
+ * The rules a pick run's changes to its pick jobs run under: the run's own rules govern who works
+ * on it (TAKE_OVER_PICK_RUN), and its lines carry no scanned codes (ModifyPickRunLineItem has none),
+ * so neither the job take-over nor the scanning rule applies to them.
+ */
+export const pickRunJobRules = (rules: PickingRules): PickingRules => ({
+  ...rules,
+  takeOverPickJob: true,
+  scanning: "SCAN_NOT_REQUIRED",
+});
 
 /** The rules of a tenant without a stored configuration. */
 export const DEFAULT_PICKING_RULES: PickingRules = Object.freeze(pickingRules(DEFAULT_PICKING_CONFIGURATION));
 
 /** The rules an action runs under: the context's, else the defaults. */
 export const rulesOf = (ctx: { rules?: PickingRules }): PickingRules => ctx.rules ?? DEFAULT_PICKING_RULES;
+
+/**
+ * Whether a short-pick reason's texts match a configured one: the same text in at least one locale
+ * (a client may send only the locale it shows). No configured reasons: every reason matches.
+ */
+export function isKnownShortPickReason(
+  rules: PickingRules,
+  reasonLocalized: Readonly<Record<string, string>>,
+): boolean {
+  if (rules.shortPickReasons.length === 0) return true;
+  return rules.shortPickReasons.some((known) =>
+    Object.entries(reasonLocalized).some(([locale, text]) => known[locale] === text),
+  );
+}
+
+/**
+ * 422 SHORT_PICK_REASON_UNKNOWN (naming `field`) unless `reasonLocalized` matches an active
+ * configured short-pick reason (see isKnownShortPickReason).
+ */
+export function requireKnownShortPickReason(
+  rules: PickingRules,
+  reasonLocalized: Readonly<Record<string, string>>,
+  field: string,
+): void {
+  if (isKnownShortPickReason(rules, reasonLocalized)) return;
+  const known = rules.shortPickReasons.map((r) => JSON.stringify(r)).join(", ");
+  throw precondition(
+    "SHORT_PICK_REASON_UNKNOWN",
+    `The short-pick reason ${JSON.stringify(reasonLocalized)} (${field}) is none of this tenant's active short-pick reasons (pickingShortPickConfiguration.shortPickReasons: ${known}); a reason matches when it has the same text in one locale.`,
+  );
+}
+
+/** Whether the caller may pick without scans (holds a role of rolesWithOverwritingScanningPermission). */
+export const mayPickWithoutScans = (rules: PickingRules, roles: readonly string[] | undefined): boolean =>
+  rules.scanningOverrideRoles.some((r) => roles?.includes(r));
+
+/**
+ * 422 SCAN_REQUIRED (naming `field`) when a line's picks are not backed by the scans the tenant's
+ * scanningType asks for: MUST_SCAN_EACH -> `picked` at most the total quantity of its scanned codes;
+ * MUST_SCAN_FIRST -> `picked` > 0 only with at least one scanned code. SCAN_NOT_REQUIRED and callers
+ * with an overriding role: anything.
+ */
+export function requireScans(
+  rules: PickingRules,
+  roles: readonly string[] | undefined,
+  line: { id: string; picked: number; scannedCodes?: readonly { quantity: number }[] },
+  field: string,
+): void {
+  if (rules.scanning === "SCAN_NOT_REQUIRED" || line.picked <= 0 || mayPickWithoutScans(rules, roles)) return;
+  const codes = line.scannedCodes ?? [];
+  const scanned = codes.reduce((n, c) => n + (typeof c.quantity === "number" ? c.quantity : 0), 0);
+  if (rules.scanning === "MUST_SCAN_FIRST" && codes.length > 0) return;
+  if (rules.scanning === "MUST_SCAN_EACH" && line.picked <= scanned) return;
+  const what =
+    rules.scanning === "MUST_SCAN_EACH"
+      ? `every picked item must be scanned: picked ${line.picked}, scanned ${scanned}`
+      : "an article must be scanned before it is picked, and the line has no scanned code";
+  throw precondition(
+    "SCAN_REQUIRED",
+    `Line ${line.id} (${field}): ${what} (scanningConfiguration.scanningType ${rules.scanning}; record scannedCodes with the picks, or act with a role of rolesWithOverwritingScanningPermission).`,
+  );
+}
 
 /** 422 `code` when the tenant's configuration switches `what` off (naming the sub-configuration). */
 export function requireEnabled(enabled: boolean, code: string, what: string, sub: PickingSubConfiguration) {

@@ -11,7 +11,7 @@ import { lookupTable } from "@fop/kit/lookup";
 import { INTERNAL_ACTIONS } from "./lifecycle.ts";
 import { PICKING_LIMITS, requireAtMost, requireStaysWithin } from "./limits.ts";
 import { splitSecondary, shortPickReason as toShortPickReason, updateStockLocations } from "./lines.ts";
-import { requireEnabled, rulesOf } from "./picking-config.ts";
+import { requireEnabled, requireKnownShortPickReason, rulesOf } from "./picking-config.ts";
 import type {
   ActionContext,
   JsonObject,
@@ -692,8 +692,14 @@ function modifyLine(d: Draft, action: JsonObject, field: string) {
   // accepts is what its jobs accept.
   const shortPickReason = action["shortPickReason"] as JsonObject | undefined;
   const reason = shortPickReason?.["reasonLocalized"] ?? action["shortPickReasonLocalized"];
-  if (reason !== undefined)
+  if (reason !== undefined) {
+    const reasonField =
+      shortPickReason?.["reasonLocalized"] !== undefined
+        ? "shortPickReason/reasonLocalized"
+        : "shortPickReasonLocalized";
+    requireKnownShortPickReason(rulesOf(d.ctx), reason as Record<string, string>, `${field}/${reasonField}`);
     line.shortPickReason = toShortPickReason({ ...(reason as Record<string, string>) });
+  }
   const psl = action["partialStockLocations"] as JsonObject[] | undefined;
   if (psl !== undefined) updateStockLocations(line, psl, `${field}/partialStockLocations`);
 

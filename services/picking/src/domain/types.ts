@@ -167,6 +167,8 @@ export interface PickJob {
 export interface ActionContext {
   now: Date;
   user: User;
+  /** The caller's roles (scanningConfiguration.rolesWithOverwritingScanningPermission); absent: none. */
+  roles?: readonly string[];
   newId: () => string;
   /** The tenant's picking rules (picking-config.ts); absent: the defaults. */
   rules?: PickingRules;

@@ -42,6 +42,7 @@ export function actionContext(deps: PickingDeps, ctx: RequestContext): ActionCon
   return {
     now: deps.now(),
     user: { userId: ctx.principal.userId, username: ctx.principal.username },
+    roles: ctx.principal.roles,
     newId: deps.newId,
   };
 }

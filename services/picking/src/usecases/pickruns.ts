@@ -14,6 +14,7 @@ import { isUuid } from "@fop/kit/ids";
 import { requireCurrentVersion } from "@fop/kit/validation";
 import { insertRun, loadJobs, loadRun, updateJob, updateRun } from "../db/rows.ts";
 import { applyPickJobAction } from "../domain/lifecycle.ts";
+import { pickRunJobRules, rulesOf } from "../domain/picking-config.ts";
 import {
   applyPickRunAction,
   applyPickRunPatch,
@@ -54,10 +55,11 @@ async function commit(
 ): Promise<PickRun> {
   const changed = new Map<string, PickJob>();
   const events: DomainEvent[] = [];
+  const jobAc: ActionContext = { ...ac, rules: pickRunJobRules(rulesOf(ac)) };
   for (const cmd of change.commands as JobCommand[]) {
     const job = changed.get(cmd.pickJobRef) ?? jobs.get(cmd.pickJobRef);
     if (!job) throw notFound("pick job", cmd.pickJobRef);
-    const result = applyPickJobAction(job, cmd.action as JsonObject, ac);
+    const result = applyPickJobAction(job, cmd.action as JsonObject, jobAc);
     const next = result.job;
     changed.set(next.id, next);
     events.push(pickJobEvent(result.event, next));
