@@ -24,24 +24,27 @@ describe("admin port without ADMIN_TOKEN and without loopback trust", () => {
   });
   afterAll(() => sys?.close());
 
-  it.each(SERVICES)("%s: dead letters and replay are 403 ADMIN_ONLY from this host; probes and metrics open", async (name) => {
-    const admin = sys.services[name].adminUrl;
-    const list = await fetch(`${admin}/dead-letters`);
-    expect(list.status).toBe(403);
-    const body = (await list.json()) as { code: string; description: string }[];
-    expect(body[0]!.code).toBe("ADMIN_ONLY");
-    expect(body[0]!.description).toContain("ADMIN_TOKEN");
-    const replay = await fetch(`${admin}/dead-letters/replay`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: "{}",
-    });
-    expect(replay.status).toBe(403);
-    const guessed = await fetch(`${admin}/dead-letters`, { headers: { authorization: "Bearer " } });
-    expect(guessed.status).toBe(403);
-    expect((await fetch(`${admin}/readyz`)).status).toBe(200);
-    expect((await fetch(`${admin}/metrics`)).status).toBe(200);
-  });
+  it.each(SERVICES)(
+    "%s: dead letters and replay are 403 ADMIN_ONLY from this host; probes and metrics open",
+    async (name) => {
+      const admin = sys.services[name].adminUrl;
+      const list = await fetch(`${admin}/dead-letters`);
+      expect(list.status).toBe(403);
+      const body = (await list.json()) as { code: string; description: string }[];
+      expect(body[0]!.code).toBe("ADMIN_ONLY");
+      expect(body[0]!.description).toContain("ADMIN_TOKEN");
+      const replay = await fetch(`${admin}/dead-letters/replay`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(replay.status).toBe(403);
+      const guessed = await fetch(`${admin}/dead-letters`, { headers: { authorization: "Bearer " } });
+      expect(guessed.status).toBe(403);
+      expect((await fetch(`${admin}/readyz`)).status).toBe(200);
+      expect((await fetch(`${admin}/metrics`)).status).toBe(200);
+    },
+  );
 
   it("the public API is unaffected", async () => {
     const token = await sys.token("admin-port", { roles: ["ADMIN"] });
