@@ -29,8 +29,9 @@ import {
 } from "../db/rows.ts";
 import { TARGET_TIME_KEY } from "../db/sort-keys.ts";
 import type { DocumentKind } from "../documents/pdf.ts";
-import { applyPickJobAction, INTERNAL_ACTIONS } from "../domain/lifecycle.ts";
-import { applyPickJobPatch } from "../domain/patch.ts";
+import { applyPickJobAction, INTERNAL_ACTIONS, pickingMoment } from "../domain/lifecycle.ts";
+import { applyPickJobPatch, patchPickingMoments } from "../domain/patch.ts";
+import { needsLoadUnitAnswer, type PickingMoment, rulesOf } from "../domain/picking-config.ts";
 import { availableSubstitutes, createPickJob as create } from "../domain/pickjob.ts";
 import type { ActionContext, JsonObject, PickJob } from "../domain/types.ts";
 import { pickJobEvent } from "../events/picking.events.ts";
@@ -54,6 +55,22 @@ export async function ruledActionContext(
   db: Db,
 ): Promise<ActionContext> {
   return { ...actionContext(deps, ctx), rules: await tenantPickingRules(db, ctx.tenant) };
+}
+
+/**
+ * `ac` plus whether pick job `jobId` has a load unit, when the tenant's rules require one at one of
+ * the `moments` the change reaches: then one call to the loadunits service (unavailable: the change
+ * fails with it, 503); otherwise no call at all.
+ */
+async function withLoadUnits(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  ac: ActionContext,
+  jobId: string,
+  moments: readonly (PickingMoment | undefined)[],
+): Promise<ActionContext> {
+  if (!needsLoadUnitAnswer(rulesOf(ac), moments)) return ac;
+  return { ...ac, pickJobsWithLoadUnits: await deps.loadUnits.pickJobsWithLoadUnits(ctx, [jobId]) };
 }
 
 export async function requireJob(
@@ -126,7 +143,9 @@ export async function pickJobAction(
   return inTransaction(deps.db, async (db) => {
     const job = await requireJob(db, ctx, id, true);
     requireCurrentVersion("pick job", job, action.version);
-    const result = applyPickJobAction(job, action, await ruledActionContext(deps, ctx, db));
+    const ac = await ruledActionContext(deps, ctx, db);
+    const moment = pickingMoment(job.status, String(action.name));
+    const result = applyPickJobAction(job, action, await withLoadUnits(deps, ctx, ac, job.id, [moment]));
     const next = result.job;
     await updateJob(db, ctx.tenant, next);
     await deps.outbox.record(db, ctx, [pickJobEvent(result.event, next)]);
@@ -145,7 +164,9 @@ export async function patchPickJob(
   return inTransaction(deps.db, async (db) => {
     const job = await requireJob(db, ctx, id, true);
     requireCurrentVersion("pick job", job, version);
-    const result = applyPickJobPatch(job, actions, await ruledActionContext(deps, ctx, db));
+    const ac = await ruledActionContext(deps, ctx, db);
+    const moments = patchPickingMoments(actions);
+    const result = applyPickJobPatch(job, actions, await withLoadUnits(deps, ctx, ac, job.id, moments));
     const next = result.job;
     await updateJob(db, ctx.tenant, next);
     const events = result.events.length > 0 ? result.events : ["PICK_JOB_UPDATED"];
