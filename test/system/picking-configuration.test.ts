@@ -293,7 +293,12 @@ describe("the sub-configurations that take effect", () => {
     expect(started.body.status).toBe("IN_PROGRESS");
     // AT_START asks nothing at the end.
     const b = await job();
-    expect((await act(api, b.id, { name: "PICK", version: 1, lineItems: [] })).status).toBe(200);
+    const picked = await act(api, b.id, {
+      name: "PICK",
+      version: 1,
+      lineItems: [{ id: b.pickLineItems[0].id, picked: 2 }],
+    });
+    expect(picked.status, picked.text).toBe(200);
     expect((await act(api, b.id, { name: "CLOSE", version: 2 })).status).toBe(200);
 
     for (const type of ["AT_END", "DURING_PICKING"]) {
@@ -336,19 +341,26 @@ describe("the sub-configurations that take effect", () => {
     expect((await act(api, d.id, { name: "CLOSE", version: 2 })).status).toBe(200);
   });
 
-  it("loadUnitAssignmentConfiguration: with the loadunits service down, a START that needs its answer is 503, never let through; one that does not is unaffected", async () => {
+  it("loadUnitAssignmentConfiguration: with the loadunits service down, a START that needs its answer is 503, never let through; a CLOSE that needs none is unaffected", async () => {
     const { api, job } = await floor();
     await patch(api, { loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "INACTIVE" } });
     const a = await job();
     const b = await job();
-    expect((await act(api, b.id, { name: "START", version: 1 })).status).toBe(422);
+    expect((await api("POST", `/api/pickjobs/${b.id}/loadunits`, { codes: ["LU-B"] })).status).toBe(201);
+    expect((await act(api, b.id, { name: "START", version: 1 })).status).toBe(200);
+    const line = b.pickLineItems[0].id;
+    expect(
+      (await act(api, b.id, { name: "PICK", version: 2, lineItems: [{ id: line, picked: 2 }] })).status,
+    ).toBe(200);
     await sys.stopService("loadunits");
     try {
       const res = await act(api, a.id, { name: "START", version: 1 });
       expect(res.status, res.text).toBe(503);
       expect(res.body[0]).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
-      // PAUSE and a resuming START need no load unit: no call.
       expect((await api("GET", `/api/pickjobs/${a.id}`)).body).toMatchObject({ status: "OPEN", version: 1 });
+      // AT_START asks nothing when closing: no call, no failure.
+      const closed = await act(api, b.id, { name: "CLOSE", version: 3 });
+      expect(closed.status, closed.text).toBe(200);
     } finally {
       await sys.restartService("loadunits");
     }
