@@ -14,7 +14,7 @@ import {
   pickRunJobRules,
 } from "./picking-config.ts";
 import { createPickJob } from "./pickjob.ts";
-import { applyPickRunAction, applyPickRunPatch, createPickRun } from "./pickrun.ts";
+import { applyPickRunAction, applyPickRunPatch, createPickRun, pickRunMoments } from "./pickrun.ts";
 import type { ActionContext, JsonObject, PickJob, PickJobStatus } from "./types.ts";
 
 const NOW = new Date("2026-06-01T10:00:00.000Z");
@@ -702,6 +702,78 @@ describe("loadUnitAssignmentConfiguration.pickJob", () => {
     const rules = pickRunJobRules(pickingRules({ version: 1, ...assignment("AT_START") }));
     expect(rules.loadUnitAssignment.pickJob).toBe("INACTIVE");
     expect(applyPickJobAction(job("j"), { name: "START" }, { ...ctx(), rules }).job.status).toBe(
+      "IN_PROGRESS",
+    );
+  });
+});
+
+describe("loadUnitAssignmentConfiguration.pickRun", () => {
+  const assignment = (pickRun: string) => ({
+    loadUnitAssignmentConfiguration: { pickJob: "INACTIVE", pickRun },
+  });
+  const open = () =>
+    createPickRun({ facilityRef: "fac-1", pickJobRefs: ["job-1", "job-2"] }, [job("job-1"), job("job-2")], {
+      ...ctx(),
+      id: "run-1",
+    }).run;
+  const withUnits = (type: string, ids: string[]): ActionContext => ({
+    ...ctx(assignment(type)),
+    pickJobsWithLoadUnits: new Set(ids),
+  });
+  const statuses = { "job-1": "OPEN", "job-2": "OPEN" } as const;
+
+  it.each(LOAD_UNIT_ASSIGNMENT_TYPES.map((t) => [t]))("%s: START and FINISH of a run", (type) => {
+    const startNeeds = type === "AT_START";
+    const endNeeds = type === "AT_END" || type === "DURING_PICKING";
+    const start = (ids: string[]) =>
+      applyPickRunAction(open(), { name: "START" }, withUnits(type, ids), statuses);
+    if (startNeeds) {
+      expect(() => start(["job-1"])).toThrow(
+        expect.objectContaining({
+          code: "LOAD_UNIT_REQUIRED",
+          description: expect.stringContaining("Pick job job-2 has no load unit"),
+        }),
+      );
+    } else {
+      expect(start([]).run.status).toBe("IN_PROGRESS");
+    }
+    const started = start(["job-1", "job-2"]).run;
+    const finish = (ids: string[]) => applyPickRunAction(started, { name: "FINISH" }, withUnits(type, ids));
+    if (endNeeds) {
+      expect(() => finish(["job-2"])).toThrow(
+        expect.objectContaining({
+          code: "LOAD_UNIT_REQUIRED",
+          description: expect.stringContaining(`loadUnitAssignmentConfiguration.pickRun ${type}`),
+        }),
+      );
+      expect(() =>
+        applyPickRunPatch(started, [{ action: "FinishPickRun" }], withUnits(type, ["job-1"])),
+      ).toThrow(expect.objectContaining({ code: "LOAD_UNIT_REQUIRED" }));
+    } else {
+      expect(finish([]).run.status).toBe("CLOSED");
+    }
+    expect(finish(["job-1", "job-2"]).run.status).toBe("CLOSED");
+  });
+
+  it("a job already started (PAUSED) needs none when the run starts it again; the moments a run change reaches", () => {
+    const c = withUnits("AT_START", ["job-1"]);
+    expect(
+      applyPickRunAction(open(), { name: "START" }, c, { "job-1": "OPEN", "job-2": "PAUSED" }).run.status,
+    ).toBe("IN_PROGRESS");
+    expect(pickRunMoments(open(), ["START"])).toEqual(["START"]);
+    expect(pickRunMoments(open(), ["StartPickRun", "FinishPickRun"])).toEqual(["START", "END"]);
+    expect(pickRunMoments(open(), ["ModifyPickRunLineItem"])).toEqual(["START"]);
+    expect(pickRunMoments({ ...open(), status: "IN_PROGRESS" }, ["ModifyPickRunLineItem", "PAUSE"])).toEqual(
+      [],
+    );
+  });
+
+  it("the single-order setting does not judge runs, nor the run setting single jobs", () => {
+    const jobSetting = { loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "INACTIVE" } };
+    expect(applyPickRunAction(open(), { name: "START" }, ctx(jobSetting), statuses).run.status).toBe(
+      "IN_PROGRESS",
+    );
+    expect(applyPickJobAction(job("j"), { name: "START" }, ctx(assignment("AT_START"))).job.status).toBe(
       "IN_PROGRESS",
     );
   });

@@ -23,8 +23,9 @@
  * - scanningConfiguration.scanningType MUST_SCAN_EACH / MUST_SCAN_FIRST: a line's picks need
  *   scanned codes (422), unless the caller has a role of rolesWithOverwritingScanningPermission.
  * - loadUnitAssignmentConfiguration.pickJob: when a pick job needs a load unit (AT_START: to be
- *   started from OPEN; AT_END and DURING_PICKING: to be closed), else 422 LOAD_UNIT_REQUIRED. The
- *   pick jobs of a pick run follow the run's setting (pickRun), which is stored only.
+ *   started from OPEN; AT_END and DURING_PICKING: to be closed), else 422 LOAD_UNIT_REQUIRED.
+ *   loadUnitAssignmentConfiguration.pickRun: the same for every job of a pick run, at the run's
+ *   START (the jobs it starts from OPEN) and FINISH (all its jobs); its jobs follow only this one.
  * Every other sub-configuration is stored and returned only (the README says why).
  */
 import { precondition } from "@fop/kit/errors";
@@ -219,7 +220,7 @@ export function pickingRules(c: PickingConfiguration): PickingRules {
  * The rules a pick run's changes to its pick jobs run under: the run's own rules govern who works
  * on it (TAKE_OVER_PICK_RUN), and its lines carry no scanned codes (ModifyPickRunLineItem has none),
  * so neither the job take-over nor the scanning rule applies to them. Their load units follow the
- * run's setting (loadUnitAssignmentConfiguration.pickRun, stored only), not the single-order one.
+ * run's setting (loadUnitAssignmentConfiguration.pickRun, judged by the run), not the single-order one.
  */
 export const pickRunJobRules = (rules: PickingRules): PickingRules => ({
   ...rules,
@@ -303,12 +304,25 @@ export function requireEnabled(enabled: boolean, code: string, what: string, sub
   }
 }
 
-/** Whether a pick job change reaching `moments` needs to know if the job has a load unit. */
-export const needsLoadUnitAnswer = (rules: PickingRules, moments: readonly (PickingMoment | undefined)[]) =>
-  moments.some((m) => m !== undefined && requiresLoadUnit(rules.loadUnitAssignment.pickJob, m));
+/** Who a load unit assignment setting is for: single-order pick jobs, or the jobs of a pick run. */
+export type LoadUnitAssignee = "pickJob" | "pickRun";
+
+/** Whether a change (of a pick job or a pick run) reaching `moments` needs to know which jobs have a load unit. */
+export const needsLoadUnitAnswer = (
+  rules: PickingRules,
+  moments: readonly (PickingMoment | undefined)[],
+  of: LoadUnitAssignee = "pickJob",
+) => moments.some((m) => m !== undefined && requiresLoadUnit(rules.loadUnitAssignment[of], m));
+
+const WHEN: Record<LoadUnitAssignmentType, string> = {
+  INACTIVE: "",
+  AT_START: "at the start of picking",
+  AT_END: "at the end of picking",
+  DURING_PICKING: "to be assigned during picking, by its end",
+};
 
 /**
- * 422 LOAD_UNIT_REQUIRED when the tenant's loadUnitAssignmentConfiguration.pickJob requires a load
+ * 422 LOAD_UNIT_REQUIRED when the tenant's loadUnitAssignmentConfiguration[`of`] requires a load
  * unit at `moment` of pick job `pickJobId` and the context does not know one assigned to it
  * (`pickJobsWithLoadUnits`: the use case asks the loadunits service only when this applies).
  */
@@ -316,12 +330,16 @@ export function requireLoadUnit(
   ctx: { rules?: PickingRules; pickJobsWithLoadUnits?: ReadonlySet<string> },
   pickJobId: string,
   moment: PickingMoment,
+  of: LoadUnitAssignee = "pickJob",
 ): void {
-  const type = rulesOf(ctx).loadUnitAssignment.pickJob;
+  const type = rulesOf(ctx).loadUnitAssignment[of];
   if (!requiresLoadUnit(type, moment) || ctx.pickJobsWithLoadUnits?.has(pickJobId)) return;
-  const when = moment === "START" ? "started" : "closed";
+  const what =
+    of === "pickJob"
+      ? `cannot be ${moment === "START" ? "started" : "closed"}`
+      : `cannot be ${moment === "START" ? "started" : "finished"} in its pick run`;
   throw precondition(
     "LOAD_UNIT_REQUIRED",
-    `Pick job ${pickJobId} has no load unit and cannot be ${when}: this tenant's configuration requires a load unit ${type === "AT_START" ? "at the start of picking" : type === "AT_END" ? "at the end of picking" : "to be assigned during picking, before the pick job is closed"} (loadUnitAssignmentConfiguration.pickJob ${type}); assign one first (POST /api/pickjobs/{pickJobId}/loadunits).`,
+    `Pick job ${pickJobId} has no load unit and ${what}: this tenant's configuration requires a load unit ${WHEN[type]} (loadUnitAssignmentConfiguration.${of} ${type}); assign one first (POST /api/pickjobs/{pickJobId}/loadunits).`,
   );
 }

@@ -31,7 +31,12 @@ import { TARGET_TIME_KEY } from "../db/sort-keys.ts";
 import type { DocumentKind } from "../documents/pdf.ts";
 import { applyPickJobAction, INTERNAL_ACTIONS, pickingMoment } from "../domain/lifecycle.ts";
 import { applyPickJobPatch, patchPickingMoments } from "../domain/patch.ts";
-import { needsLoadUnitAnswer, type PickingMoment, rulesOf } from "../domain/picking-config.ts";
+import {
+  type LoadUnitAssignee,
+  needsLoadUnitAnswer,
+  type PickingMoment,
+  rulesOf,
+} from "../domain/picking-config.ts";
 import { availableSubstitutes, createPickJob as create } from "../domain/pickjob.ts";
 import type { ActionContext, JsonObject, PickJob } from "../domain/types.ts";
 import { pickJobEvent } from "../events/picking.events.ts";
@@ -58,19 +63,22 @@ export async function ruledActionContext(
 }
 
 /**
- * `ac` plus whether pick job `jobId` has a load unit, when the tenant's rules require one at one of
- * the `moments` the change reaches: then one call to the loadunits service (unavailable: the change
- * fails with it, 503); otherwise no call at all.
+ * `ac` plus which of `jobIds` have a load unit, when the tenant's rules (loadUnitAssignment[`of`])
+ * require one at one of the `moments` the change reaches: then one call to the loadunits service
+ * (unavailable: the change fails with it, 503; never let through); otherwise no call at all. Made
+ * in the change's transaction, after the rules and the job are read (the job stays locked for the
+ * call's duration: only tenants that configured it pay for it).
  */
-async function withLoadUnits(
+export async function withLoadUnits(
   deps: PickingDeps,
   ctx: RequestContext,
   ac: ActionContext,
-  jobId: string,
+  jobIds: readonly string[],
   moments: readonly (PickingMoment | undefined)[],
+  of: LoadUnitAssignee = "pickJob",
 ): Promise<ActionContext> {
-  if (!needsLoadUnitAnswer(rulesOf(ac), moments)) return ac;
-  return { ...ac, pickJobsWithLoadUnits: await deps.loadUnits.pickJobsWithLoadUnits(ctx, [jobId]) };
+  if (jobIds.length === 0 || !needsLoadUnitAnswer(rulesOf(ac), moments, of)) return ac;
+  return { ...ac, pickJobsWithLoadUnits: await deps.loadUnits.pickJobsWithLoadUnits(ctx, jobIds) };
 }
 
 export async function requireJob(
@@ -145,7 +153,7 @@ export async function pickJobAction(
     requireCurrentVersion("pick job", job, action.version);
     const ac = await ruledActionContext(deps, ctx, db);
     const moment = pickingMoment(job.status, String(action.name));
-    const result = applyPickJobAction(job, action, await withLoadUnits(deps, ctx, ac, job.id, [moment]));
+    const result = applyPickJobAction(job, action, await withLoadUnits(deps, ctx, ac, [job.id], [moment]));
     const next = result.job;
     await updateJob(db, ctx.tenant, next);
     await deps.outbox.record(db, ctx, [pickJobEvent(result.event, next)]);
@@ -166,7 +174,7 @@ export async function patchPickJob(
     requireCurrentVersion("pick job", job, version);
     const ac = await ruledActionContext(deps, ctx, db);
     const moments = patchPickingMoments(actions);
-    const result = applyPickJobPatch(job, actions, await withLoadUnits(deps, ctx, ac, job.id, moments));
+    const result = applyPickJobPatch(job, actions, await withLoadUnits(deps, ctx, ac, [job.id], moments));
     const next = result.job;
     await updateJob(db, ctx.tenant, next);
     const events = result.events.length > 0 ? result.events : ["PICK_JOB_UPDATED"];
