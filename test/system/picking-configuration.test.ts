@@ -341,6 +341,44 @@ describe("the sub-configurations that take effect", () => {
     expect((await act(api, d.id, { name: "CLOSE", version: 2 })).status).toBe(200);
   });
 
+  it("loadUnitAssignmentConfiguration.pickRun: a run's START needs a load unit on every job it starts (AT_START), its FINISH on every job (AT_END); the single-order setting does not judge runs", async () => {
+    const { api, facility, job } = await floor();
+    const runOf = async () => {
+      const res = await api("POST", "/api/pickruns", {
+        facilityRef: facility.id,
+        pickJobRefs: [(await job()).id, (await job()).id],
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    const runAct = (id: string, body: Record<string, unknown>) =>
+      api("POST", `/api/pickruns/${id}/actions`, body);
+    const addUnit = async (id: string) =>
+      expect((await api("POST", `/api/pickjobs/${id}/loadunits`, { codes: [`LU-${id}`] })).status).toBe(201);
+
+    await patch(api, { loadUnitAssignmentConfiguration: { pickJob: "INACTIVE", pickRun: "AT_START" } });
+    const r = await runOf();
+    await addUnit(r.pickJobRefs[0]);
+    const refused = error(await runAct(r.id, { name: "START", version: 1 }), 422, "LOAD_UNIT_REQUIRED");
+    expect(refused.description).toContain(r.pickJobRefs[1]);
+    expect((await api("GET", `/api/pickruns/${r.id}`)).body).toMatchObject({ status: "OPEN", version: 1 });
+    await addUnit(r.pickJobRefs[1]);
+    const started = await runAct(r.id, { name: "START", version: 1 });
+    expect(started.status, started.text).toBe(200);
+    expect((await api("GET", `/api/pickjobs/${r.pickJobRefs[1]}`)).body.status).toBe("IN_PROGRESS");
+
+    await patch(api, { loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "AT_END" } });
+    const e = await runOf();
+    // The jobs of a run follow the run's setting: no load unit needed to start them.
+    const startedE = await runAct(e.id, { name: "START", version: 1 });
+    expect(startedE.status, startedE.text).toBe(200);
+    error(await runAct(e.id, { name: "FINISH", version: 2 }), 422, "LOAD_UNIT_REQUIRED");
+    for (const ref of e.pickJobRefs) await addUnit(ref);
+    const finished = await runAct(e.id, { name: "FINISH", version: 2 });
+    expect(finished.status, finished.text).toBe(200);
+    expect(finished.body.status).toBe("CLOSED");
+  });
+
   it("loadUnitAssignmentConfiguration: with the loadunits service down, a START that needs its answer is 503, never let through; a CLOSE that needs none is unaffected", async () => {
     const { api, job } = await floor();
     await patch(api, { loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "INACTIVE" } });
