@@ -266,10 +266,13 @@ function close(job: PickJob): void {
   setStatus(job, "CLOSED", short ? "SHORT_PICKED" : undefined);
 }
 
-/** The moment of picking `name` is from `status`: START from OPEN begins it, CLOSE ends it. */
+/**
+ * The moment of picking `name` is from `status`: START from OPEN begins it, CLOSE (where it is
+ * possible) ends it; anything else is neither.
+ */
 export function pickingMoment(status: PickJobStatus, name: string): PickingMoment | undefined {
   if (name === "START" && status === "OPEN") return "START";
-  return name === "CLOSE" ? "END" : undefined;
+  return name === "CLOSE" && TRANSITIONS.CLOSE.from.includes(status) ? "END" : undefined;
 }
 
 /**
