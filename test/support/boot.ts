@@ -184,10 +184,8 @@ export async function bootSystem(
       services[name] = await startService(mod, loadServiceConfig(mod, configs[name]), { logger });
       return;
     }
-    if (configs[name].PORT === "0") {
-      configs[name].PORT = String(await freePort());
-      configs[name].ADMIN_PORT = String(await freePort());
-    }
+    if (configs[name].PORT === "0") configs[name].PORT = String(await freePort());
+    if (configs[name].ADMIN_PORT === "0") configs[name].ADMIN_PORT = String(await freePort());
     const adminUrl = `http://127.0.0.1:${configs[name].ADMIN_PORT}`;
     const child = spawnMain(
       `services/${name}/src/main.ts`,
@@ -204,6 +202,10 @@ export async function bootSystem(
     };
     await child.ready;
   };
+  // Picking asks loadunits (load unit assignment) and loadunits asks picking (unseen pick jobs): a
+  // cycle of addresses, not of start-up (Connect clients connect on their first call). Loadunits
+  // starts after picking on a port chosen now, so picking knows its URL from the start.
+  const loadUnitsPort = String(await freePort());
   for (const name of Object.keys(MODULES) as ServiceName[]) {
     configs[name] = {
       DATABASE_URL: db.serviceUrl(MODULES[name].schema),
@@ -236,7 +238,9 @@ export async function bootSystem(
           }
         : {}),
       // Pick jobs the load units' projection has not seen yet.
-      ...(name === "loadunits" ? { PICKING_URL: services.picking.rpcUrl } : {}),
+      ...(name === "loadunits" ? { PICKING_URL: services.picking.rpcUrl, PORT: loadUnitsPort } : {}),
+      // Whether a pick job has a load unit, when the tenant's configuration requires one.
+      ...(name === "picking" ? { LOADUNITS_URL: `http://127.0.0.1:${loadUnitsPort}` } : {}),
       // The carrier registry a return parcel's carrierRef is checked against.
       ...(name === "returns" ? { CARRIERS_URL: services.carriers.rpcUrl } : {}),
       ...opts.serviceEnv,

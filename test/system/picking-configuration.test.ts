@@ -56,6 +56,7 @@ describe("GET and PATCH /api/configurations/picking", () => {
       backofficePickingConfiguration: { active: false },
       batchPickingConfiguration: { maxAmountOfPickJobsForBatchPick: 100 },
       domainStatusConfiguration: { mapAbortedToFinished: false },
+      loadUnitAssignmentConfiguration: { pickJob: "INACTIVE", pickRun: "INACTIVE" },
       multiOrderPickingConfiguration: { maxAmountOfPickJobsForMultiOrderPick: 100 },
       pickingShortPickConfiguration: { confirmationOnShortPick: false, shortPickReasons: [] },
       restartPickJobConfiguration: { active: true },
@@ -260,6 +261,148 @@ describe("the sub-configurations that take effect", () => {
   }
   const act = (api: Api, id: string, body: Record<string, unknown>) =>
     api("POST", `/api/pickjobs/${id}/actions`, body);
+
+  it("loadUnitAssignmentConfiguration.pickJob: AT_START needs a load unit to start, AT_END and DURING_PICKING to close (422 LOAD_UNIT_REQUIRED); a deleted one does not count; INACTIVE: as before", async () => {
+    const { api, job } = await floor();
+    const assign = (pickJob: string) =>
+      patch(api, { loadUnitAssignmentConfiguration: { pickJob, pickRun: "INACTIVE" } });
+    const units = (id: string) => api("GET", `/api/pickjobs/${id}/loadunits`);
+    const addUnit = async (id: string, code: string) => {
+      const res = await api("POST", `/api/pickjobs/${id}/loadunits`, { codes: [code] });
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+
+    await assign("AT_START");
+    const a = await job();
+    const refused = error(await act(api, a.id, { name: "START", version: 1 }), 422, "LOAD_UNIT_REQUIRED");
+    expect(refused.description).toContain("loadUnitAssignmentConfiguration.pickJob AT_START");
+    expect((await api("GET", `/api/pickjobs/${a.id}`)).body).toMatchObject({ status: "OPEN", version: 1 });
+    // The deprecated PATCH's start follows it too.
+    error(
+      await api("PATCH", `/api/pickjobs/${a.id}`, {
+        version: 1,
+        actions: [{ action: "ModifyPickJob", status: "IN_PROGRESS" }],
+      }),
+      422,
+      "LOAD_UNIT_REQUIRED",
+    );
+    await addUnit(a.id, "LU-A");
+    const started = await act(api, a.id, { name: "START", version: 1 });
+    expect(started.status, started.text).toBe(200);
+    expect(started.body.status).toBe("IN_PROGRESS");
+    // AT_START asks nothing at the end.
+    const b = await job();
+    const picked = await act(api, b.id, {
+      name: "PICK",
+      version: 1,
+      lineItems: [{ id: b.pickLineItems[0].id, picked: 2 }],
+    });
+    expect(picked.status, picked.text).toBe(200);
+    expect((await act(api, b.id, { name: "CLOSE", version: 2 })).status).toBe(200);
+
+    for (const type of ["AT_END", "DURING_PICKING"]) {
+      await assign(type);
+      const c = await job();
+      // Picking may start without one.
+      expect((await act(api, c.id, { name: "START", version: 1 })).status).toBe(200);
+      const line = c.pickLineItems[0].id;
+      expect(
+        (await act(api, c.id, { name: "PICK", version: 2, lineItems: [{ id: line, picked: 2 }] })).status,
+      ).toBe(200);
+      const closeRefused = error(
+        await act(api, c.id, { name: "CLOSE", version: 3 }),
+        422,
+        "LOAD_UNIT_REQUIRED",
+      );
+      expect(closeRefused.description).toContain(`loadUnitAssignmentConfiguration.pickJob ${type}`);
+      error(
+        await api("PATCH", `/api/pickjobs/${c.id}`, {
+          version: 3,
+          actions: [{ action: "ModifyPickJob", status: "CLOSED" }],
+        }),
+        422,
+        "LOAD_UNIT_REQUIRED",
+      );
+      // A deleted (OBSOLETE) load unit is no load unit.
+      const gone = await addUnit(c.id, `LU-GONE-${type}`);
+      expect((await api("DELETE", `/api/loadunits/${gone.id}`)).status).toBeLessThan(300);
+      error(await act(api, c.id, { name: "CLOSE", version: 3 }), 422, "LOAD_UNIT_REQUIRED");
+      await addUnit(c.id, `LU-${type}`);
+      expect((await units(c.id)).body.total).toBe(2);
+      const closed = await act(api, c.id, { name: "CLOSE", version: 3 });
+      expect(closed.status, closed.text).toBe(200);
+      expect(closed.body.status).toBe("CLOSED");
+    }
+
+    await assign("INACTIVE");
+    const d = await job();
+    expect((await act(api, d.id, { name: "START", version: 1 })).status).toBe(200);
+    expect((await act(api, d.id, { name: "CLOSE", version: 2 })).status).toBe(200);
+  });
+
+  it("loadUnitAssignmentConfiguration.pickRun: a run's START needs a load unit on every job it starts (AT_START), its FINISH on every job (AT_END); the single-order setting does not judge runs", async () => {
+    const { api, facility, job } = await floor();
+    const runOf = async () => {
+      const res = await api("POST", "/api/pickruns", {
+        facilityRef: facility.id,
+        pickJobRefs: [(await job()).id, (await job()).id],
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    const runAct = (id: string, body: Record<string, unknown>) =>
+      api("POST", `/api/pickruns/${id}/actions`, body);
+    const addUnit = async (id: string) =>
+      expect((await api("POST", `/api/pickjobs/${id}/loadunits`, { codes: [`LU-${id}`] })).status).toBe(201);
+
+    await patch(api, { loadUnitAssignmentConfiguration: { pickJob: "INACTIVE", pickRun: "AT_START" } });
+    const r = await runOf();
+    await addUnit(r.pickJobRefs[0]);
+    const refused = error(await runAct(r.id, { name: "START", version: 1 }), 422, "LOAD_UNIT_REQUIRED");
+    expect(refused.description).toContain(r.pickJobRefs[1]);
+    expect((await api("GET", `/api/pickruns/${r.id}`)).body).toMatchObject({ status: "OPEN", version: 1 });
+    await addUnit(r.pickJobRefs[1]);
+    const started = await runAct(r.id, { name: "START", version: 1 });
+    expect(started.status, started.text).toBe(200);
+    expect((await api("GET", `/api/pickjobs/${r.pickJobRefs[1]}`)).body.status).toBe("IN_PROGRESS");
+
+    await patch(api, { loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "AT_END" } });
+    const e = await runOf();
+    // The jobs of a run follow the run's setting: no load unit needed to start them.
+    const startedE = await runAct(e.id, { name: "START", version: 1 });
+    expect(startedE.status, startedE.text).toBe(200);
+    error(await runAct(e.id, { name: "FINISH", version: 2 }), 422, "LOAD_UNIT_REQUIRED");
+    for (const ref of e.pickJobRefs) await addUnit(ref);
+    const finished = await runAct(e.id, { name: "FINISH", version: 2 });
+    expect(finished.status, finished.text).toBe(200);
+    expect(finished.body.status).toBe("CLOSED");
+  });
+
+  it("loadUnitAssignmentConfiguration: with the loadunits service down, a START that needs its answer is 503, never let through; a CLOSE that needs none is unaffected", async () => {
+    const { api, job } = await floor();
+    await patch(api, { loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "INACTIVE" } });
+    const a = await job();
+    const b = await job();
+    expect((await api("POST", `/api/pickjobs/${b.id}/loadunits`, { codes: ["LU-B"] })).status).toBe(201);
+    expect((await act(api, b.id, { name: "START", version: 1 })).status).toBe(200);
+    const line = b.pickLineItems[0].id;
+    expect(
+      (await act(api, b.id, { name: "PICK", version: 2, lineItems: [{ id: line, picked: 2 }] })).status,
+    ).toBe(200);
+    await sys.stopService("loadunits");
+    try {
+      const res = await act(api, a.id, { name: "START", version: 1 });
+      expect(res.status, res.text).toBe(503);
+      expect(res.body[0]).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+      expect((await api("GET", `/api/pickjobs/${a.id}`)).body).toMatchObject({ status: "OPEN", version: 1 });
+      // AT_START asks nothing when closing: no call, no failure.
+      const closed = await act(api, b.id, { name: "CLOSE", version: 3 });
+      expect(closed.status, closed.text).toBe(200);
+    } finally {
+      await sys.restartService("loadunits");
+    }
+  });
 
   it("restartPickJobConfiguration: RESTART is 422 while switched off, and works again once on", async () => {
     const { api, job } = await floor();

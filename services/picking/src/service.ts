@@ -6,6 +6,7 @@ import { newShortId } from "@fop/kit/ids";
 import type { ServiceModule } from "@fop/kit/service";
 import { entities, migrations, SCHEMA } from "./db/orm.ts";
 import { pooledRenderer } from "./documents/renderer.ts";
+import { loadUnitsClient, loadUnitsConfig } from "./rpc/loadunits-client.ts";
 import { pickingRoutes } from "./rpc/routes.ts";
 import type { PickingDeps } from "./usecases/deps.ts";
 
@@ -30,6 +31,7 @@ const config = {
     19,
   ),
   ...facilitiesConfig,
+  ...loadUnitsConfig,
 };
 
 export const pickingService: ServiceModule<PickingDeps, typeof config> = {
@@ -42,6 +44,7 @@ export const pickingService: ServiceModule<PickingDeps, typeof config> = {
     db: base.db,
     outbox: base.outbox,
     facilities: catalogFacilities(cfg.CATALOG_URL, base.rpcCredentials, cfg.FACILITY_CACHE_TTL_MS),
+    loadUnits: loadUnitsClient(cfg.LOADUNITS_URL, base.rpcCredentials),
     cursors: base.cursors,
     now: base.now,
     newId: base.newId,

@@ -15,6 +15,10 @@ import { pickingService } from "../src/service.ts";
 import type { PickingDeps } from "../src/usecases/deps.ts";
 
 const suffix = randomBytes(4).toString("hex");
+/** The loadunits service as picking sees it: every question recorded; `unavailable` makes it fail. */
+const loadUnitCalls: string[][] = [];
+let loadUnitsUnavailable = false;
+const withLoadUnit = new Set<string>();
 let db: TestDatabase;
 let svc: RunningService<PickingDeps>;
 
@@ -22,10 +26,18 @@ beforeAll(async () => {
   db = await createTestDatabase(inject("adminUrl"), [pickingService]);
   const mod = {
     ...pickingService,
-    createDeps: async (...args: Parameters<typeof pickingService.createDeps>) => ({
-      ...(await pickingService.createDeps(...args)),
-      facilities: { exists: async () => true, address: async () => undefined },
-    }),
+    createDeps: async (...args: Parameters<typeof pickingService.createDeps>) =>
+      ({
+        ...(await pickingService.createDeps(...args)),
+        facilities: { exists: async () => true, address: async () => undefined },
+        loadUnits: {
+          async pickJobsWithLoadUnits(_ctx, ids) {
+            loadUnitCalls.push([...ids]);
+            if (loadUnitsUnavailable) throw new ConnectError("connect ECONNREFUSED", Code.Unavailable);
+            return new Set(ids.filter((id) => withLoadUnit.has(id)));
+          },
+        },
+      }) satisfies PickingDeps,
   };
   svc = await startTestService(mod, {
     DATABASE_URL: db.serviceUrl("picking"),
@@ -158,5 +170,68 @@ describe("GetPickingConfiguration / PatchPickingConfiguration", () => {
       opts("c7"),
     );
     expect(restarted.pickJob!.status).toBe("IN_PROGRESS");
+  });
+});
+
+describe("loadUnitAssignmentConfiguration: the loadunits service is asked only when the configuration requires it", () => {
+  const createJob = async (tenant: string) =>
+    (
+      await client().createPickJob(
+        {
+          body: {
+            facilityRef: newId(),
+            orderDate: "2026-03-01T09:00:00.000Z",
+            pickLineItems: [{ article: { tenantArticleId: "A", title: "Apple" }, quantity: 2 }],
+          },
+        },
+        opts(tenant),
+      )
+    ).pickJob!.id;
+  const act = (tenant: string, id: string, action: JsonObject) =>
+    client().pickJobAction({ id, action }, opts(tenant));
+
+  it("no configuration, INACTIVE, or a setting that does not concern the action: START and CLOSE make no call", async () => {
+    loadUnitCalls.length = 0;
+    const a = await createJob("lu1");
+    await act("lu1", a, { name: "START", version: 1 });
+    await act("lu1", a, { name: "CLOSE", version: 2 });
+    await patch("lu1", {
+      version: 0,
+      loadUnitAssignmentConfiguration: { pickJob: "INACTIVE", pickRun: "INACTIVE" },
+    });
+    const b = await createJob("lu1");
+    await act("lu1", b, { name: "START", version: 1 });
+    await patch("lu1", {
+      version: 1,
+      loadUnitAssignmentConfiguration: { pickJob: "AT_END", pickRun: "INACTIVE" },
+    });
+    await act("lu1", b, { name: "PAUSE", version: 2 });
+    await act("lu1", b, { name: "START", version: 3 });
+    expect(loadUnitCalls).toEqual([]);
+  });
+
+  it("AT_START: one call for the START of an OPEN job; unavailable: the START fails Unavailable and the job stays OPEN", async () => {
+    loadUnitCalls.length = 0;
+    await patch("lu2", {
+      version: 0,
+      loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "INACTIVE" },
+    });
+    const a = await createJob("lu2");
+    expect(await failure(act("lu2", a, { name: "START", version: 1 }))).toMatchObject({
+      code: Code.FailedPrecondition,
+      detail: { code: "LOAD_UNIT_REQUIRED" },
+    });
+    expect(loadUnitCalls).toEqual([[a]]);
+    loadUnitsUnavailable = true;
+    try {
+      withLoadUnit.add(a);
+      expect((await failure(act("lu2", a, { name: "START", version: 1 }))).code).toBe(Code.Unavailable);
+    } finally {
+      loadUnitsUnavailable = false;
+    }
+    const job = docOf((await client().getPickJob({ id: a }, opts("lu2"))).pickJob);
+    expect(job).toMatchObject({ status: "OPEN", version: 1 });
+    expect(docOf((await act("lu2", a, { name: "START", version: 1 })).pickJob).status).toBe("IN_PROGRESS");
+    expect(loadUnitCalls).toHaveLength(3);
   });
 });

@@ -20,6 +20,8 @@
  *   RESTART: 422 RESTART_PICK_JOB_DISABLED when the tenant's restartPickJobConfiguration is off.
  *   PICK and MODIFY_PICK_JOB_LINE_ITEMS on an IN_PROGRESS job another user is editing take it over:
  *   422 TAKE_OVER_PICK_JOB_DISABLED when the tenant's takeOverPickJobConfiguration is off.
+ *   START from OPEN (picking begins) and CLOSE (it ends): 422 LOAD_UNIT_REQUIRED when the tenant's
+ *   loadUnitAssignmentConfiguration.pickJob requires a load unit then and the job has none.
  *
  * CANCELED, OBSOLETE, EXPIRED, REROUTED, REJECTED and RESTOWED are terminal: no client action leaves
  * them (the last four are set by platform processes). Whenever the status changes, subStatus is what
@@ -38,7 +40,7 @@ import {
   resetLine,
   splitSecondary,
 } from "./lines.ts";
-import { requireEnabled, rulesOf } from "./picking-config.ts";
+import { type PickingMoment, requireEnabled, requireLoadUnit, rulesOf } from "./picking-config.ts";
 import { historyEntry, toAssignedUser } from "./pickjob.ts";
 import {
   type ActionContext,
@@ -265,6 +267,15 @@ function close(job: PickJob): void {
 }
 
 /**
+ * The moment of picking `name` is from `status`: START from OPEN begins it, CLOSE (where it is
+ * possible) ends it; anything else is neither.
+ */
+export function pickingMoment(status: PickJobStatus, name: string): PickingMoment | undefined {
+  if (name === "START" && status === "OPEN") return "START";
+  return name === "CLOSE" && TRANSITIONS.CLOSE.from.includes(status) ? "END" : undefined;
+}
+
+/**
  * Applies one status-changing action to `job` (a copy the caller owns) and returns the event it
  * raises. Shared by the actions endpoint, the deprecated PATCH and pick runs.
  */
@@ -276,6 +287,8 @@ export function transition(
 ): PickJobEventType {
   const t = TRANSITIONS[name];
   requireStatus(job, name, t.from);
+  const moment = pickingMoment(job.status, name);
+  if (moment) requireLoadUnit(ctx, job.id, moment);
   if (name === "RESTART") {
     requireEnabled(
       rulesOf(ctx).restartPickJob,

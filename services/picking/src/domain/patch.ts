@@ -32,6 +32,7 @@ import {
   transition,
   updateLines,
 } from "./lifecycle.ts";
+import type { PickingMoment } from "./picking-config.ts";
 import type { ActionContext, JsonObject, PickJob, PickJobEventType, PickJobStatus } from "./types.ts";
 
 /** Statuses ModifyPickJob sets directly (no client action reaches them). */
@@ -80,6 +81,20 @@ function modifyStatus(job: PickJob, status: PickJobStatus, ctx: ActionContext, f
   requireStatus(job, `ModifyPickJob ${status}`, ACTIVE);
   setStatus(job, status);
   return "PICK_JOB_UPDATED" as const;
+}
+
+/**
+ * The moments of picking a deprecated PATCH may reach, from its actions alone (the use case asks for
+ * load units before applying it): ModifyPickJob status IN_PROGRESS may start the job, CLOSED closes it.
+ */
+export function patchPickingMoments(actions: readonly JsonObject[]): PickingMoment[] {
+  const moments = new Set<PickingMoment>();
+  for (const a of actions) {
+    if (a.action !== "ModifyPickJob") continue;
+    if (a.status === "IN_PROGRESS") moments.add("START");
+    if (a.status === "CLOSED") moments.add("END");
+  }
+  return [...moments];
 }
 
 /** Applies a deprecated PATCH's actions; returns the changed copy and the events to raise (>= 1). */

@@ -1,18 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { applyPickJobAction } from "./lifecycle.ts";
-import { applyPickJobPatch } from "./patch.ts";
+import { applyPickJobPatch, patchPickingMoments } from "./patch.ts";
 import {
   DEFAULT_PICKING_CONFIGURATION,
   DEFAULT_PICKING_RULES,
   defaultPickingConfiguration,
   isKnownShortPickReason,
+  LOAD_UNIT_ASSIGNMENT_TYPES,
+  needsLoadUnitAnswer,
   type PickingConfiguration,
   patchPickingConfiguration,
   pickingRules,
   pickRunJobRules,
 } from "./picking-config.ts";
 import { createPickJob } from "./pickjob.ts";
-import { applyPickRunAction, applyPickRunPatch, createPickRun } from "./pickrun.ts";
+import { applyPickRunAction, applyPickRunPatch, createPickRun, pickRunMoments } from "./pickrun.ts";
 import type { ActionContext, JsonObject, PickJob, PickJobStatus } from "./types.ts";
 
 const NOW = new Date("2026-06-01T10:00:00.000Z");
@@ -111,6 +113,7 @@ describe("pickingRules", () => {
       shortPickReasons: [],
       scanning: "SCAN_NOT_REQUIRED",
       scanningOverrideRoles: [],
+      loadUnitAssignment: { pickJob: "INACTIVE", pickRun: "INACTIVE" },
     });
     expect(pickingRules({ version: 4 })).toEqual(DEFAULT_PICKING_RULES);
   });
@@ -157,9 +160,17 @@ describe("pickingRules", () => {
     ],
     [{ scanningConfiguration: { scanningType: "MUST_SCAN_FIRST" } }, { scanning: "MUST_SCAN_FIRST" }],
     [{ scanningConfiguration: { scanningType: "SCAN_NOT_REQUIRED" } }, {}],
+    [
+      { loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "AT_END" } },
+      { loadUnitAssignment: { pickJob: "AT_START", pickRun: "AT_END" } },
+    ],
+    [
+      { loadUnitAssignmentConfiguration: { pickJob: "DURING_PICKING", pickRun: "INACTIVE" } },
+      { loadUnitAssignment: { pickJob: "DURING_PICKING", pickRun: "INACTIVE" } },
+    ],
+    [{ loadUnitAssignmentConfiguration: { pickJob: "SOMETIME", pickRun: 3 } }, {}],
     // stored only: no rule changes
     [{ pickingShortPickConfiguration: { confirmationOnShortPick: true } }, {}],
-    [{ loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "AT_END" } }, {}],
   ] as [JsonObject, object][])("%j -> %j", (subs, changed) => {
     expect(pickingRules({ version: 1, ...subs })).toEqual({ ...DEFAULT_PICKING_RULES, ...changed });
   });
@@ -612,6 +623,158 @@ describe("scanningConfiguration.scanningType", () => {
     const c = ctx(scanning("MUST_SCAN_EACH"));
     expect(modify({ picked: 2 }, { ...c, rules: pickRunJobRules(c.rules!) })().pickLineItems[0]!.picked).toBe(
       2,
+    );
+  });
+});
+
+describe("loadUnitAssignmentConfiguration.pickJob", () => {
+  const assignment = (pickJob: string) => ({
+    loadUnitAssignmentConfiguration: { pickJob, pickRun: "INACTIVE" },
+  });
+  const withUnit = (config: JsonObject, has: boolean): ActionContext => ({
+    ...ctx(config),
+    ...(has ? { pickJobsWithLoadUnits: new Set(["j"]) } : {}),
+  });
+  // [type, action, from status, refused without a load unit]
+  const table: [string, string, PickJobStatus, boolean][] = [];
+  for (const type of LOAD_UNIT_ASSIGNMENT_TYPES) {
+    table.push(
+      [type, "START", "OPEN", type === "AT_START"],
+      [type, "START", "PAUSED", false],
+      [type, "CLOSE", "IN_PROGRESS", type === "AT_END" || type === "DURING_PICKING"],
+      [type, "CLOSE", "PICKED", type === "AT_END" || type === "DURING_PICKING"],
+      [type, "PICK", "IN_PROGRESS", false],
+      [type, "ABORT", "IN_PROGRESS", false],
+    );
+  }
+
+  it.each(table)("%s: %s from %s (refused without a load unit: %s)", (type, name, status, refused) => {
+    const config = assignment(type);
+    const body: JsonObject = name === "PICK" ? { name, lineItems: [] } : { name };
+    // With a load unit: always allowed.
+    expect(applyPickJobAction(job("j", status), body, withUnit(config, true)).job.status).not.toBe(status);
+    const without = () => applyPickJobAction(job("j", status), body, withUnit(config, false));
+    if (refused) {
+      expect(without).toThrow(
+        expect.objectContaining({
+          kind: "precondition",
+          code: "LOAD_UNIT_REQUIRED",
+          description: expect.stringContaining(`loadUnitAssignmentConfiguration.pickJob ${type}`),
+        }),
+      );
+      expect(
+        needsLoadUnitAnswer(pickingRules({ version: 1, ...config }), [name === "START" ? "START" : "END"]),
+      ).toBe(true);
+    } else {
+      expect(without().job.status).not.toBe(status);
+    }
+  });
+
+  it("without a configuration no job needs a load unit, and none is asked for", () => {
+    expect(applyPickJobAction(job("j"), { name: "START" }, ctx()).job.status).toBe("IN_PROGRESS");
+    expect(applyPickJobAction(job("j", "PICKED"), { name: "CLOSE" }, ctx()).job.status).toBe("ABORTED");
+    expect(needsLoadUnitAnswer(DEFAULT_PICKING_RULES, ["START", "END"])).toBe(false);
+    expect(
+      needsLoadUnitAnswer(pickingRules({ version: 1, ...assignment("AT_START") }), ["END", undefined]),
+    ).toBe(false);
+  });
+
+  it.each([
+    ["AT_START", "OPEN", "IN_PROGRESS"],
+    ["AT_END", "PICKED", "CLOSED"],
+    ["DURING_PICKING", "IN_PROGRESS", "CLOSED"],
+  ] as [string, PickJobStatus, string][])(
+    "%s: the deprecated PATCH's ModifyPickJob status from %s to %s follows it too",
+    (type, from, to) => {
+      const actions = [{ action: "ModifyPickJob", status: to }];
+      expect(patchPickingMoments(actions)).toEqual([to === "IN_PROGRESS" ? "START" : "END"]);
+      expect(() => applyPickJobPatch(job("j", from), actions, withUnit(assignment(type), false))).toThrow(
+        expect.objectContaining({ code: "LOAD_UNIT_REQUIRED" }),
+      );
+      expect(applyPickJobPatch(job("j", from), actions, withUnit(assignment(type), true)).job.status).toBe(
+        // nothing was picked: closing aborts it (ZERO_PICKED)
+        to === "CLOSED" ? "ABORTED" : to,
+      );
+    },
+  );
+
+  it("a pick run starts its jobs under the run's setting, not the single-order one", () => {
+    const rules = pickRunJobRules(pickingRules({ version: 1, ...assignment("AT_START") }));
+    expect(rules.loadUnitAssignment.pickJob).toBe("INACTIVE");
+    expect(applyPickJobAction(job("j"), { name: "START" }, { ...ctx(), rules }).job.status).toBe(
+      "IN_PROGRESS",
+    );
+  });
+});
+
+describe("loadUnitAssignmentConfiguration.pickRun", () => {
+  const assignment = (pickRun: string) => ({
+    loadUnitAssignmentConfiguration: { pickJob: "INACTIVE", pickRun },
+  });
+  const open = () =>
+    createPickRun({ facilityRef: "fac-1", pickJobRefs: ["job-1", "job-2"] }, [job("job-1"), job("job-2")], {
+      ...ctx(),
+      id: "run-1",
+    }).run;
+  const withUnits = (type: string, ids: string[]): ActionContext => ({
+    ...ctx(assignment(type)),
+    pickJobsWithLoadUnits: new Set(ids),
+  });
+  const statuses = { "job-1": "OPEN", "job-2": "OPEN" } as const;
+
+  it.each(LOAD_UNIT_ASSIGNMENT_TYPES.map((t) => [t]))("%s: START and FINISH of a run", (type) => {
+    const startNeeds = type === "AT_START";
+    const endNeeds = type === "AT_END" || type === "DURING_PICKING";
+    const start = (ids: string[]) =>
+      applyPickRunAction(open(), { name: "START" }, withUnits(type, ids), statuses);
+    if (startNeeds) {
+      expect(() => start(["job-1"])).toThrow(
+        expect.objectContaining({
+          code: "LOAD_UNIT_REQUIRED",
+          description: expect.stringContaining("Pick job job-2 has no load unit"),
+        }),
+      );
+    } else {
+      expect(start([]).run.status).toBe("IN_PROGRESS");
+    }
+    const started = start(["job-1", "job-2"]).run;
+    const finish = (ids: string[]) => applyPickRunAction(started, { name: "FINISH" }, withUnits(type, ids));
+    if (endNeeds) {
+      expect(() => finish(["job-2"])).toThrow(
+        expect.objectContaining({
+          code: "LOAD_UNIT_REQUIRED",
+          description: expect.stringContaining(`loadUnitAssignmentConfiguration.pickRun ${type}`),
+        }),
+      );
+      expect(() =>
+        applyPickRunPatch(started, [{ action: "FinishPickRun" }], withUnits(type, ["job-1"])),
+      ).toThrow(expect.objectContaining({ code: "LOAD_UNIT_REQUIRED" }));
+    } else {
+      expect(finish([]).run.status).toBe("CLOSED");
+    }
+    expect(finish(["job-1", "job-2"]).run.status).toBe("CLOSED");
+  });
+
+  it("a job already started (PAUSED) needs none when the run starts it again; the moments a run change reaches", () => {
+    const c = withUnits("AT_START", ["job-1"]);
+    expect(
+      applyPickRunAction(open(), { name: "START" }, c, { "job-1": "OPEN", "job-2": "PAUSED" }).run.status,
+    ).toBe("IN_PROGRESS");
+    expect(pickRunMoments(open(), ["START"])).toEqual(["START"]);
+    expect(pickRunMoments(open(), ["StartPickRun", "FinishPickRun"])).toEqual(["START", "END"]);
+    expect(pickRunMoments(open(), ["ModifyPickRunLineItem"])).toEqual(["START"]);
+    expect(pickRunMoments({ ...open(), status: "IN_PROGRESS" }, ["ModifyPickRunLineItem", "PAUSE"])).toEqual(
+      [],
+    );
+  });
+
+  it("the single-order setting does not judge runs, nor the run setting single jobs", () => {
+    const jobSetting = { loadUnitAssignmentConfiguration: { pickJob: "AT_START", pickRun: "INACTIVE" } };
+    expect(applyPickRunAction(open(), { name: "START" }, ctx(jobSetting), statuses).run.status).toBe(
+      "IN_PROGRESS",
+    );
+    expect(applyPickJobAction(job("j"), { name: "START" }, ctx(assignment("AT_START"))).job.status).toBe(
+      "IN_PROGRESS",
     );
   });
 });

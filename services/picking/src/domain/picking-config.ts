@@ -22,6 +22,10 @@
  *   recorded on a line must match an active one (422).
  * - scanningConfiguration.scanningType MUST_SCAN_EACH / MUST_SCAN_FIRST: a line's picks need
  *   scanned codes (422), unless the caller has a role of rolesWithOverwritingScanningPermission.
+ * - loadUnitAssignmentConfiguration.pickJob: when a pick job needs a load unit (AT_START: to be
+ *   started from OPEN; AT_END and DURING_PICKING: to be closed), else 422 LOAD_UNIT_REQUIRED.
+ *   loadUnitAssignmentConfiguration.pickRun: the same for every job of a pick run, at the run's
+ *   START (the jobs it starts from OPEN) and FINISH (all its jobs); its jobs follow only this one.
  * Every other sub-configuration is stored and returned only (the README says why).
  */
 import { precondition } from "@fop/kit/errors";
@@ -68,6 +72,7 @@ export const DEFAULT_PICKING_CONFIGURATION: Readonly<PickingConfiguration> = Obj
   backofficePickingConfiguration: { active: false },
   batchPickingConfiguration: { maxAmountOfPickJobsForBatchPick: PICKING_LIMITS.pickJobsPerRun },
   domainStatusConfiguration: { mapAbortedToFinished: false },
+  loadUnitAssignmentConfiguration: { pickJob: "INACTIVE", pickRun: "INACTIVE" },
   multiOrderPickingConfiguration: { maxAmountOfPickJobsForMultiOrderPick: PICKING_LIMITS.pickJobsPerRun },
   pickingShortPickConfiguration: { confirmationOnShortPick: false, shortPickReasons: [] },
   restartPickJobConfiguration: { active: true },
@@ -137,6 +142,28 @@ export interface PickingRules {
   readonly scanning: ScanningType;
   /** Roles whose holders may pick without the scans `scanning` asks for. */
   readonly scanningOverrideRoles: readonly string[];
+  /** When load units must be assigned (loadUnitAssignmentConfiguration; absent: INACTIVE). */
+  readonly loadUnitAssignment: Readonly<{ pickJob: LoadUnitAssignmentType; pickRun: LoadUnitAssignmentType }>;
+}
+
+/** The reference's LoadUnitAssignmentType. */
+export const LOAD_UNIT_ASSIGNMENT_TYPES = ["INACTIVE", "AT_START", "AT_END", "DURING_PICKING"] as const;
+export type LoadUnitAssignmentType = (typeof LOAD_UNIT_ASSIGNMENT_TYPES)[number];
+
+const assignmentType = (v: unknown): LoadUnitAssignmentType =>
+  (LOAD_UNIT_ASSIGNMENT_TYPES as readonly unknown[]).includes(v) ? (v as LoadUnitAssignmentType) : "INACTIVE";
+
+/** The two moments of picking a load unit can be required at: its start and its end. */
+export type PickingMoment = "START" | "END";
+
+/**
+ * Whether `type` requires a load unit at `moment`: AT_START at the start; AT_END at the end;
+ * DURING_PICKING at the end too (assigned at some point while picking: by the time the job is
+ * closed at the latest, so picking may start without one). INACTIVE: never.
+ */
+export function requiresLoadUnit(type: LoadUnitAssignmentType, moment: PickingMoment): boolean {
+  if (type === "AT_START") return moment === "START";
+  return (type === "AT_END" || type === "DURING_PICKING") && moment === "END";
 }
 
 /** The reference's PickingScanningConfigurationEnum. */
@@ -182,18 +209,24 @@ export function pickingRules(c: PickingConfiguration): PickingRules {
     shortPickReasons: activeReasons(c.pickingShortPickConfiguration),
     scanning: scanningType(c.scanningConfiguration),
     scanningOverrideRoles: strings(c.scanningConfiguration?.rolesWithOverwritingScanningPermission),
+    loadUnitAssignment: {
+      pickJob: assignmentType(c.loadUnitAssignmentConfiguration?.pickJob),
+      pickRun: assignmentType(c.loadUnitAssignmentConfiguration?.pickRun),
+    },
   };
 }
 
 /**
  * The rules a pick run's changes to its pick jobs run under: the run's own rules govern who works
  * on it (TAKE_OVER_PICK_RUN), and its lines carry no scanned codes (ModifyPickRunLineItem has none),
- * so neither the job take-over nor the scanning rule applies to them.
+ * so neither the job take-over nor the scanning rule applies to them. Their load units follow the
+ * run's setting (loadUnitAssignmentConfiguration.pickRun, judged by the run), not the single-order one.
  */
 export const pickRunJobRules = (rules: PickingRules): PickingRules => ({
   ...rules,
   takeOverPickJob: true,
   scanning: "SCAN_NOT_REQUIRED",
+  loadUnitAssignment: { ...rules.loadUnitAssignment, pickJob: "INACTIVE" },
 });
 
 /** The rules of a tenant without a stored configuration. */
@@ -269,4 +302,44 @@ export function requireEnabled(enabled: boolean, code: string, what: string, sub
   if (!enabled) {
     throw precondition(code, `${what} is switched off for this tenant (${sub}.active is false).`);
   }
+}
+
+/** Who a load unit assignment setting is for: single-order pick jobs, or the jobs of a pick run. */
+export type LoadUnitAssignee = "pickJob" | "pickRun";
+
+/** Whether a change (of a pick job or a pick run) reaching `moments` needs to know which jobs have a load unit. */
+export const needsLoadUnitAnswer = (
+  rules: PickingRules,
+  moments: readonly (PickingMoment | undefined)[],
+  of: LoadUnitAssignee = "pickJob",
+) => moments.some((m) => m !== undefined && requiresLoadUnit(rules.loadUnitAssignment[of], m));
+
+const WHEN: Record<LoadUnitAssignmentType, string> = {
+  INACTIVE: "",
+  AT_START: "at the start of picking",
+  AT_END: "at the end of picking",
+  DURING_PICKING: "to be assigned during picking, by its end",
+};
+
+/**
+ * 422 LOAD_UNIT_REQUIRED when the tenant's loadUnitAssignmentConfiguration[`of`] requires a load
+ * unit at `moment` of pick job `pickJobId` and the context does not know one assigned to it
+ * (`pickJobsWithLoadUnits`: the use case asks the loadunits service only when this applies).
+ */
+export function requireLoadUnit(
+  ctx: { rules?: PickingRules; pickJobsWithLoadUnits?: ReadonlySet<string> },
+  pickJobId: string,
+  moment: PickingMoment,
+  of: LoadUnitAssignee = "pickJob",
+): void {
+  const type = rulesOf(ctx).loadUnitAssignment[of];
+  if (!requiresLoadUnit(type, moment) || ctx.pickJobsWithLoadUnits?.has(pickJobId)) return;
+  const what =
+    of === "pickJob"
+      ? `cannot be ${moment === "START" ? "started" : "closed"}`
+      : `cannot be ${moment === "START" ? "started" : "finished"} in its pick run`;
+  throw precondition(
+    "LOAD_UNIT_REQUIRED",
+    `Pick job ${pickJobId} has no load unit and ${what}: this tenant's configuration requires a load unit ${WHEN[type]} (loadUnitAssignmentConfiguration.${of} ${type}); assign one first (POST /api/pickjobs/{pickJobId}/loadunits).`,
+  );
 }

@@ -11,7 +11,13 @@ import { lookupTable } from "@fop/kit/lookup";
 import { INTERNAL_ACTIONS } from "./lifecycle.ts";
 import { PICKING_LIMITS, requireAtMost, requireStaysWithin } from "./limits.ts";
 import { splitSecondary, shortPickReason as toShortPickReason, updateStockLocations } from "./lines.ts";
-import { requireEnabled, requireKnownShortPickReason, rulesOf } from "./picking-config.ts";
+import {
+  type PickingMoment,
+  requireEnabled,
+  requireKnownShortPickReason,
+  requireLoadUnit,
+  rulesOf,
+} from "./picking-config.ts";
 import type {
   ActionContext,
   JsonObject,
@@ -477,11 +483,15 @@ function start(d: Draft) {
     const status = d.jobStatuses?.[ref];
     // With known job statuses only jobs waiting to be picked are started.
     if (status === undefined || status === "OPEN" || status === "PAUSED") d.command(ref, { name: "START" });
+    // Picking of a job begins (loadUnitAssignmentConfiguration.pickRun AT_START).
+    if (status === undefined || status === "OPEN") requireLoadUnit(d.ctx, ref, "START", "pickRun");
   }
 }
 
 function finish(d: Draft) {
   d.flush();
+  // Picking of every job ends (loadUnitAssignmentConfiguration.pickRun AT_END, DURING_PICKING).
+  for (const ref of d.run.pickJobRefs) requireLoadUnit(d.ctx, ref, "END", "pickRun");
   const totals = jobLineTotals(d.run);
   for (const line of d.run.pickLineItems) line.status = "CLOSED";
   for (const ref of d.run.pickJobRefs) {
@@ -711,6 +721,22 @@ function modifyLine(d: Draft, action: JsonObject, field: string) {
     // Stock locations are only known per job line when the run line has a single source.
     if (psl !== undefined && sources.length === 1) pending.partialStockLocations = psl;
   }
+}
+
+/**
+ * The moments of picking a run change may reach, from its action names alone (the use case asks for
+ * load units before applying it): START, FINISH, the PATCH's StartPickRun / FinishPickRun, and a
+ * ModifyPickRunLineItem on an OPEN run (which starts it).
+ */
+export function pickRunMoments(run: PickRun, names: readonly unknown[]): PickingMoment[] {
+  const moments = new Set<PickingMoment>();
+  for (const name of names) {
+    const mapped = typeof name === "string" ? (DEPRECATED_PATCH_ACTIONS[name] ?? name) : undefined;
+    if (mapped === "START" || (mapped === "ModifyPickRunLineItem" && run.status === "OPEN"))
+      moments.add("START");
+    if (mapped === "FINISH") moments.add("END");
+  }
+  return [...moments];
 }
 
 /**

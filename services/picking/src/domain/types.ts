@@ -172,6 +172,11 @@ export interface ActionContext {
   newId: () => string;
   /** The tenant's picking rules (picking-config.ts); absent: the defaults. */
   rules?: PickingRules;
+  /**
+   * The pick jobs known to have at least one AVAILABLE load unit (asked of the loadunits service
+   * only when the rules require a load unit for the change); absent: none known.
+   */
+  pickJobsWithLoadUnits?: ReadonlySet<string>;
 }
 
 /** A domain event kind raised by a change (the use case turns it into an outbox row). */

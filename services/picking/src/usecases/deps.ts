@@ -3,6 +3,7 @@ import type { Outbox } from "@fop/kit/events/outbox";
 import type { Facilities } from "@fop/kit/facilities";
 import type { CursorCodec } from "@fop/kit/search/cursor";
 import type { DocumentRenderer } from "../documents/renderer.ts";
+import type { LoadUnits } from "../rpc/loadunits-client.ts";
 
 /** What the picking use cases need; service.ts and tests build it. */
 export interface PickingDeps {
@@ -10,6 +11,8 @@ export interface PickingDeps {
   outbox: Outbox;
   /** The facility registry (catalog RPC): does this tenant have the facility? */
   facilities: Facilities;
+  /** The loadunits service (RPC): which pick jobs have a load unit (loadUnitAssignmentConfiguration). */
+  loadUnits: LoadUnits;
   /** Signs and verifies search cursors. */
   cursors: CursorCodec;
   now: () => Date;

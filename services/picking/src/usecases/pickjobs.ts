@@ -29,8 +29,14 @@ import {
 } from "../db/rows.ts";
 import { TARGET_TIME_KEY } from "../db/sort-keys.ts";
 import type { DocumentKind } from "../documents/pdf.ts";
-import { applyPickJobAction, INTERNAL_ACTIONS } from "../domain/lifecycle.ts";
-import { applyPickJobPatch } from "../domain/patch.ts";
+import { applyPickJobAction, INTERNAL_ACTIONS, pickingMoment } from "../domain/lifecycle.ts";
+import { applyPickJobPatch, patchPickingMoments } from "../domain/patch.ts";
+import {
+  type LoadUnitAssignee,
+  needsLoadUnitAnswer,
+  type PickingMoment,
+  rulesOf,
+} from "../domain/picking-config.ts";
 import { availableSubstitutes, createPickJob as create } from "../domain/pickjob.ts";
 import type { ActionContext, JsonObject, PickJob } from "../domain/types.ts";
 import { pickJobEvent } from "../events/picking.events.ts";
@@ -54,6 +60,25 @@ export async function ruledActionContext(
   db: Db,
 ): Promise<ActionContext> {
   return { ...actionContext(deps, ctx), rules: await tenantPickingRules(db, ctx.tenant) };
+}
+
+/**
+ * `ac` plus which of `jobIds` have a load unit, when the tenant's rules (loadUnitAssignment[`of`])
+ * require one at one of the `moments` the change reaches: then one call to the loadunits service
+ * (unavailable: the change fails with it, 503; never let through); otherwise no call at all. Made
+ * in the change's transaction, after the rules and the job are read (the job stays locked for the
+ * call's duration: only tenants that configured it pay for it).
+ */
+export async function withLoadUnits(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  ac: ActionContext,
+  jobIds: readonly string[],
+  moments: readonly (PickingMoment | undefined)[],
+  of: LoadUnitAssignee = "pickJob",
+): Promise<ActionContext> {
+  if (jobIds.length === 0 || !needsLoadUnitAnswer(rulesOf(ac), moments, of)) return ac;
+  return { ...ac, pickJobsWithLoadUnits: await deps.loadUnits.pickJobsWithLoadUnits(ctx, jobIds) };
 }
 
 export async function requireJob(
@@ -126,7 +151,9 @@ export async function pickJobAction(
   return inTransaction(deps.db, async (db) => {
     const job = await requireJob(db, ctx, id, true);
     requireCurrentVersion("pick job", job, action.version);
-    const result = applyPickJobAction(job, action, await ruledActionContext(deps, ctx, db));
+    const ac = await ruledActionContext(deps, ctx, db);
+    const moment = pickingMoment(job.status, String(action.name));
+    const result = applyPickJobAction(job, action, await withLoadUnits(deps, ctx, ac, [job.id], [moment]));
     const next = result.job;
     await updateJob(db, ctx.tenant, next);
     await deps.outbox.record(db, ctx, [pickJobEvent(result.event, next)]);
@@ -145,7 +172,9 @@ export async function patchPickJob(
   return inTransaction(deps.db, async (db) => {
     const job = await requireJob(db, ctx, id, true);
     requireCurrentVersion("pick job", job, version);
-    const result = applyPickJobPatch(job, actions, await ruledActionContext(deps, ctx, db));
+    const ac = await ruledActionContext(deps, ctx, db);
+    const moments = patchPickingMoments(actions);
+    const result = applyPickJobPatch(job, actions, await withLoadUnits(deps, ctx, ac, [job.id], moments));
     const next = result.job;
     await updateJob(db, ctx.tenant, next);
     const events = result.events.length > 0 ? result.events : ["PICK_JOB_UPDATED"];

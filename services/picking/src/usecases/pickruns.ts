@@ -20,13 +20,14 @@ import {
   applyPickRunPatch,
   createPickRun as create,
   type JobCommand,
+  pickRunMoments,
   type RunChange,
   removePickJobFromRun,
 } from "../domain/pickrun.ts";
 import type { ActionContext, JsonObject, PickJob, PickRun } from "../domain/types.ts";
 import { pickJobEvent, pickRunEvent } from "../events/picking.events.ts";
 import type { PickingDeps } from "./deps.ts";
-import { ruledActionContext } from "./pickjobs.ts";
+import { ruledActionContext, withLoadUnits } from "./pickjobs.ts";
 
 async function requireRun(db: Db, ctx: RequestContext, id: string, forUpdate: boolean) {
   const run = isUuid(id) ? await loadRun(db, ctx.tenant, id, forUpdate) : undefined;
@@ -109,7 +110,15 @@ export async function pickRunAction(
     const run = await requireRun(db, ctx, id, true);
     requireCurrentVersion("pick run", run, action.version);
     const jobs = await lockJobs(db, ctx, run.pickJobRefs);
-    const ac = await ruledActionContext(deps, ctx, db);
+    const moments = pickRunMoments(run, [action.name]);
+    const ac = await withLoadUnits(
+      deps,
+      ctx,
+      await ruledActionContext(deps, ctx, db),
+      run.pickJobRefs,
+      moments,
+      "pickRun",
+    );
     const change = applyPickRunAction(run, action, ac, statuses(jobs));
     return commit(deps, ctx, db, change, false, jobs, ac);
   });
@@ -126,7 +135,18 @@ export async function patchPickRun(
     const run = await requireRun(db, ctx, id, true);
     requireCurrentVersion("pick run", run, version);
     const jobs = await lockJobs(db, ctx, run.pickJobRefs);
-    const ac = await ruledActionContext(deps, ctx, db);
+    const moments = pickRunMoments(
+      run,
+      actions.map((a) => a.action),
+    );
+    const ac = await withLoadUnits(
+      deps,
+      ctx,
+      await ruledActionContext(deps, ctx, db),
+      run.pickJobRefs,
+      moments,
+      "pickRun",
+    );
     const change = applyPickRunPatch(run, actions, ac, statuses(jobs));
     return commit(deps, ctx, db, change, false, jobs, ac);
   });
