@@ -7,11 +7,15 @@
  */
 import { type TProperties, type TSchema, Type } from "@sinclair/typebox";
 import { DateTime, LocaleString, opt, RequestVersion } from "../../schemas/common.ts";
-import { PickingMethodEnum, ScanningRuleConfiguration, StringEnum } from "../pickjobs/schemas.ts";
+import {
+  PickingMethodEnum,
+  PickingScanningConfigurationEnum,
+  ScanningRuleConfiguration,
+  StringEnum,
+} from "../pickjobs/schemas.ts";
 
 export const LOAD_UNIT_ASSIGNMENT_TYPES = ["INACTIVE", "AT_START", "AT_END", "DURING_PICKING"] as const;
 export const SCAN_CODE_VALIDATION_TYPES = ["NO_VALIDATION", "CODE_MUST_BE_KNOWN"] as const;
-export const SCANNING_TYPES = ["MUST_SCAN_FIRST", "MUST_SCAN_EACH", "SCAN_NOT_REQUIRED"] as const;
 export const USER_ROLE_NAMES = ["FULFILLER", "SUPERVISOR", "ADMINISTRATOR"] as const;
 export const STORAGE_LOCATION_REQUIRED = ["ALL", "SOME", "NONE"] as const;
 
@@ -91,7 +95,7 @@ export const PICKING_SUB_CONFIGURATIONS = {
       Type.Array(StringEnum(USER_ROLE_NAMES, { title: "UserRoleNames" }), { minItems: 1, maxItems: 3 }),
     ),
     scanningRule: opt(ScanningRuleConfiguration),
-    scanningType: opt(StringEnum(SCANNING_TYPES, { title: "PickingScanningConfigurationEnum" })),
+    scanningType: opt(PickingScanningConfigurationEnum()),
   }),
   scheduledPickJobReleaseConfiguration: Closed("ScheduledPickJobReleaseConfiguration", {
     openPickJobLeadTimeInMinutes: Type.Integer({ minimum: 0, maximum: 525_600 }),

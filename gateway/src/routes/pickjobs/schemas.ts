@@ -446,13 +446,13 @@ export const ScanningRuleConfiguration = Type.Object(
     description: "Configuration to show the client how the items should be scanned during picking",
   },
 );
+/** How scanning is enforced while picking: a line's scanning rules and the tenant's picking configuration. */
+export const SCANNING_TYPES = ["MUST_SCAN_FIRST", "MUST_SCAN_EACH", "SCAN_NOT_REQUIRED"] as const;
+export const PickingScanningConfigurationEnum = () =>
+  StringEnum(SCANNING_TYPES, { title: "PickingScanningConfigurationEnum" });
 export const PickLineItemScanningRules = Type.Object(
   {
-    scanningMode: opt(
-      StringEnum(["MUST_SCAN_FIRST", "MUST_SCAN_EACH", "SCAN_NOT_REQUIRED"], {
-        title: "PickingScanningConfigurationEnum",
-      }),
-    ),
+    scanningMode: opt(PickingScanningConfigurationEnum()),
     scanningType: opt(Type.Array(ScanningRuleValue)),
   },
   { ...closed, title: "PickLineItemScanningRules" },
