@@ -1,6 +1,6 @@
 /**
  * The catalogue of domain event kinds: every kind our services record through their outbox (the
- * `type` of the envelope, published on `events.<TYPE>`), with the entity type it carries and the
+ * `type` of the envelope, published on `events.<ENTITY_TYPE>.<TYPE>`), with the entity type it carries and the
  * operation that emits it, plus the kinds the spec names whose producer is outside this platform
  * (orders, routing plans, service jobs, handover jobs). Webhook subscriptions and notification
  * channels validate the kinds they name against it; `event-kinds.test.ts` checks that each of our

@@ -4,9 +4,15 @@
  * poison messages (undecodable, rejected as invalid, or out of deliveries). Trace context comes
  * from the headers: each message has its own consume span.
  *
+ * What a consumer is delivered costs it before it decides anything, so it narrows that first:
+ * `entityType` makes JetStream deliver only that entity's subjects (`<prefix>.<ENTITY>.>`), `types`
+ * (read off the subject) and `accepts` (with the tenant header) acknowledge what it does not want
+ * before the envelope is decoded, with no database work.
+ *
  * Two ways to apply events:
- * - `handle(tx, event)`: any logic, one transaction per event; an inbox row (consumer, event id)
- *   written in it makes a redelivery a no-op.
+ * - `handle(tx, event)`: any logic; the messages that arrive together share one transaction in which
+ *   ONE statement writes their inbox rows (consumer, event id), which make a redelivery a no-op;
+ *   if that transaction fails, each event is tried in its own.
  * - `batch`: the messages that arrive together (up to `batch.size`) are applied by ONE
  *   autocommitted statement, which must itself skip events it applied before (a unique key on the
  *   event id, ON CONFLICT DO NOTHING). One round trip for a whole batch. Events `batch.check`
@@ -45,15 +51,33 @@ import {
 } from "../otel.ts";
 import type { Worker } from "../service.ts";
 import { decodeEnvelope } from "./envelope.ts";
-import type { Nats } from "./nats.ts";
+import { entityFilter, eventTypeOfSubject, legacyFilter, type Nats, TENANT_HEADER } from "./nats.ts";
 
 export interface ConsumerOptions {
   /** Durable name, `<service>-<purpose>`, e.g. audit-records. */
   name: string;
-  /** Event types to receive, as a list or a test (default: every event). */
+  /**
+   * The one entity type whose events this consumer takes, e.g. PICK_JOB: its JetStream filter is
+   * `<prefix>.PICK_JOB.>`, so JetStream delivers it nothing else (default: every event). NATS 2.9
+   * takes one filter subject per consumer, hence one entity type.
+   */
+  entityType?: string;
+  /** Event types to receive, as a list or a test (default: every event); read off the subject. */
   types?: string[] | ((type: string) => boolean);
-  /** Runs in the transaction that also records the event id in the inbox. */
+  /**
+   * Decides from the message's tenant header and its subject's type, before the envelope is decoded,
+   * whether the consumer has anything to do with it; false: acknowledged and counted `skipped`, no
+   * database work. (A message without the header is decoded first, then asked.)
+   */
+  accepts?: (tenant: string, type: string) => boolean | Promise<boolean>;
+  /**
+   * Runs in the transaction that also records the event id in the inbox. The messages that arrive
+   * together (up to `transactionSize`) share one transaction and one inbox statement; if it fails,
+   * each is tried alone, so a bad one cannot hold the others back.
+   */
   handle?: (tx: Db, event: EventEnvelope) => Promise<void>;
+  /** `handle` mode: messages per transaction at most (default 64). */
+  transactionSize?: number;
   /** Applies events a batch at a time with one statement (see the module comment). */
   batch?: BatchHandler;
   /** Messages (with `batch`: batches) processed at once (default 8). */
@@ -142,7 +166,7 @@ export const nakDelay = (deliveries: number) => Math.min(30_000, 500 * 2 ** Math
 export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventConsumer {
   const { db, nats, logger, schema } = deps;
   if (!opts.handle === !opts.batch) throw new Error("a consumer takes handle or batch");
-  const batchSize = opts.batch ? (opts.batch.size ?? 64) : 1;
+  const batchSize = opts.batch ? (opts.batch.size ?? 64) : (opts.transactionSize ?? 64);
   const events = deps.metrics && counter(deps.metrics, METRICS.consumerEvents);
   const statements = deps.metrics && counter(deps.metrics, METRICS.consumerStatements);
   const count = (outcome: string, n = 1) => events?.inc({ consumer: opts.name, outcome }, n);
@@ -160,39 +184,80 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
     typeof types === "function" ? types : types?.length ? (t) => types.includes(t) : () => true;
   const maxDeliver = opts.maxDeliver ?? 10;
   const prefix = nats.events.subjectPrefix;
+  const stream = nats.events.stream;
+  const filter = entityFilter(prefix, opts.entityType);
+  const legacyName = `${opts.name}-legacy`;
   let running = false;
-  let loop: Promise<void> | undefined;
-  let stopCurrent: (() => void) | undefined;
+  const stops = new Set<() => void>();
   const inFlight = new Set<Promise<void>>();
   let lastPrune = 0;
 
-  async function ensureConsumer(): Promise<void> {
+  const limits = {
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: nanos(nats.events.ackWaitMs ?? 30_000),
+    // Unlimited: at JetStream's limit it would stop delivering an event whether or not its dead
+    // letter was written (see deadLetter).
+    max_deliver: -1,
+    max_ack_pending: Math.max(concurrency * 4, batchSize * concurrency * 2),
+  };
+  const durableConfig = (name: string, filterSubject: string, startSeq?: number) => ({
+    ...limits,
+    durable_name: name,
+    filter_subject: filterSubject,
+    ...(startSeq === undefined
+      ? { deliver_policy: DeliverPolicy.All }
+      : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: startSeq }),
+  });
+  const info = (name: string) =>
+    nats.jsm.consumers.info(stream, name).catch((err: Error) => {
+      if (/consumer not found/i.test(err.message)) return undefined;
+      throw err;
+    });
+  const add = (config: ReturnType<typeof durableConfig>) =>
+    nats.jsm.consumers.add(stream, config).catch((err: Error) => {
+      if (!/already (in use|exists)/i.test(err.message)) throw err;
+    });
+
+  /**
+   * Creates or updates the durable; returns the durables to read: its own and, after a migration,
+   * the legacy one.
+   *
+   * **Migration.** A durable whose filter is not this consumer's (one made before the subject
+   * hierarchy: `<prefix>.>` for every consumer) cannot be changed in place on NATS 2.9. It is
+   * replaced by one of the same name (the inbox and dead letters are keyed by the name) with the new
+   * filter, starting at the old one's first unacknowledged event (what it had acknowledged out of
+   * order comes again: applying is idempotent). Events on legacy subjects (`<prefix>.<TYPE>`, which
+   * producers not yet upgraded still publish during a rolling deploy, and their relays' outbox rows
+   * hold) match no entity filter: a second durable, `<name>-legacy`, reads exactly those from the
+   * same point on, so none is lost. It is made first: a crash at any step leaves either the old
+   * durable or (none left) a new one delivering the whole stream again, never a gap. Once no
+   * producer writes legacy subjects it receives nothing and costs nothing; an operator may delete it
+   * when its pending count is 0.
+   */
+  async function ensureConsumers(): Promise<string[]> {
     await nats.ensureStream();
-    const filter =
-      Array.isArray(opts.types) && opts.types.length === 1 ? `${prefix}.${opts.types[0]}` : `${prefix}.>`;
-    const config = {
-      durable_name: opts.name,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: filter,
-      ack_wait: nanos(nats.events.ackWaitMs ?? 30_000),
-      // Unlimited: at JetStream's limit it would stop delivering an event whether or not its dead
-      // letter was written (see deadLetter).
-      max_deliver: -1,
-      max_ack_pending: Math.max(concurrency * 4, batchSize * concurrency * 2),
-    };
-    try {
-      await nats.jsm.consumers.info(nats.events.stream, opts.name);
-      await nats.jsm.consumers.update(nats.events.stream, opts.name, {
-        ack_wait: config.ack_wait,
-        max_deliver: config.max_deliver,
-        max_ack_pending: config.max_ack_pending,
-      });
-    } catch {
-      await nats.jsm.consumers.add(nats.events.stream, config).catch((err: Error) => {
-        if (!/already (in use|exists)/i.test(err.message)) throw err;
+    const current = await info(opts.name);
+    if (!current) {
+      await add(durableConfig(opts.name, filter));
+    } else if ((current.config.filter_subject ?? "") !== filter) {
+      const start = current.ack_floor.stream_seq + 1;
+      logger.info(
+        { consumer: opts.name, from: current.config.filter_subject, to: filter, startSeq: start },
+        "migrating the durable consumer to its narrower filter",
+      );
+      if (filter !== entityFilter(prefix)) await add(durableConfig(legacyName, legacyFilter(prefix), start));
+      await nats.jsm.consumers.delete(stream, opts.name);
+      await add(durableConfig(opts.name, filter, start));
+    } else {
+      await nats.jsm.consumers.update(stream, opts.name, {
+        ack_wait: limits.ack_wait,
+        max_deliver: limits.max_deliver,
+        max_ack_pending: limits.max_ack_pending,
       });
     }
+    return filter !== entityFilter(prefix) && (await info(legacyName))
+      ? [opts.name, legacyName]
+      : [opts.name];
   }
 
   /**
@@ -239,6 +304,14 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
    */
   async function open(m: JsMsg): Promise<EventEnvelope | undefined> {
     if (m.info.deliveryCount > 1) redeliveries?.inc(durable);
+    // What the subject and the tenant header tell, before any decoding.
+    const type = eventTypeOfSubject(m.subject);
+    const tenant = m.headers?.get(TENANT_HEADER) || undefined;
+    if (!wanted(type) || (opts.accepts && tenant !== undefined && !(await opts.accepts(tenant, type)))) {
+      count("skipped");
+      m.ack();
+      return undefined;
+    }
     let event: EventEnvelope;
     try {
       event = decodeEvent(m.data);
@@ -247,7 +320,10 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
       count(recorded ? "dead_lettered" : "redelivered");
       return undefined;
     }
-    if (!wanted(event.type)) {
+    if (
+      !wanted(event.type) ||
+      (opts.accepts && tenant === undefined && !(await opts.accepts(event.tenant, event.type)))
+    ) {
       count("skipped");
       m.ack();
       return undefined;
@@ -290,22 +366,97 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
     return true;
   }
 
-  /** `handle` mode: one message, one transaction. */
-  async function process(m: JsMsg): Promise<void> {
-    const event = await open(m);
-    if (!event) return;
-    const { span, context } = consumeSpan(m, event.id);
+  /** Inbox rows for `events` in one statement: the ids of those not applied before. */
+  async function freshIds(tx: Db, events: EventEnvelope[]): Promise<Set<string>> {
+    const rows = await query<{ event_id: string }>(tx, {
+      text: `insert into ${schema}.inbox (consumer, event_id) select $1, unnest($2::uuid[]) on conflict do nothing returning event_id`,
+      params: [opts.name, events.map((e) => e.id)],
+    });
+    return new Set(rows.map((r) => r.event_id));
+  }
+
+  /** `handle` mode, one message in its own transaction. */
+  async function processOne(item: Item): Promise<void> {
     try {
       // An event processed before is acknowledged again, with nothing done.
-      await otelContext.with(context, () => inTransaction(db, (tx) => applyHandled(tx, event)));
-      m.ack();
+      await otelContext.with(item.context, () => inTransaction(db, (tx) => applyHandled(tx, item.event)));
+      item.m.ack();
       count("done");
     } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-      await failed(m, event, err);
-    } finally {
-      span.end();
+      item.span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      await failed(item.m, item.event, err);
     }
+  }
+
+  /**
+   * `handle` mode: the messages that arrived together in one transaction, with one inbox statement;
+   * if it fails, each alone (see `handle`).
+   */
+  async function processHandled(batch: JsMsg[]): Promise<void> {
+    const { items, again } = await collect(batch);
+    try {
+      if (items.length > 1) {
+        try {
+          await otelContext.with(items[0]!.context, () =>
+            inTransaction(db, async (tx) => {
+              const fresh = await freshIds(
+                tx,
+                items.map((i) => i.event),
+              );
+              for (const { event } of items) if (fresh.has(event.id)) await opts.handle!(tx, event);
+            }),
+          );
+          for (const { m } of items) m.ack();
+          for (const m of again) m.ack();
+          count("done", items.length);
+          return;
+        } catch (err) {
+          logger.warn(
+            { consumer: opts.name, events: items.length, err: (err as Error).message },
+            "a transaction of several events failed; applying them one by one",
+          );
+        }
+      }
+      for (const item of items) await processOne(item);
+      for (const m of again) m.nak(nakDelay(m.info.deliveryCount));
+    } finally {
+      for (const { span } of items) span.end();
+    }
+  }
+
+  interface Item {
+    m: JsMsg;
+    event: EventEnvelope;
+    span: Span;
+    context: OtelContext;
+  }
+
+  /**
+   * The events of `batch` to apply, each once, with its consume span; `again`: redeliveries of an
+   * event already among them (settled with it). Messages skipped, undecodable or refused by `check`
+   * are settled here.
+   */
+  async function collect(batch: JsMsg[], check?: (event: EventEnvelope) => void) {
+    const items: Item[] = [];
+    const again: JsMsg[] = [];
+    const ids = new Set<string>();
+    for (const m of batch) {
+      const event = await open(m);
+      if (!event) continue;
+      if (ids.has(event.id)) {
+        again.push(m);
+        continue;
+      }
+      try {
+        check?.(event);
+      } catch (err) {
+        await failed(m, event, err);
+        continue;
+      }
+      ids.add(event.id);
+      items.push({ m, event, ...consumeSpan(m, event.id) });
+    }
+    return { items, again };
   }
 
   /** The handler's statement for `batch`, autocommitted. */
@@ -319,26 +470,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
 
   /** `batch` mode: the messages that arrived together, one statement (see the module comment). */
   async function processBatch(batch: JsMsg[]): Promise<void> {
-    const items: { m: JsMsg; event: EventEnvelope; span: Span; context: OtelContext }[] = [];
-    /** Redeliveries of an event already in this batch: settled with it. */
-    const again: JsMsg[] = [];
-    const ids = new Set<string>();
-    for (const m of batch) {
-      const event = await open(m);
-      if (!event) continue;
-      if (ids.has(event.id)) {
-        again.push(m);
-        continue;
-      }
-      try {
-        opts.batch!.check?.(event);
-      } catch (err) {
-        await failed(m, event, err);
-        continue;
-      }
-      ids.add(event.id);
-      items.push({ m, event, ...consumeSpan(m, event.id) });
-    }
+    const { items, again } = await collect(batch, opts.batch!.check);
     if (items.length === 0) {
       for (const m of again) m.nak(nakDelay(m.info.deliveryCount));
       return;
@@ -527,50 +659,74 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
     });
   }
 
+  /** Reads durable `name` until it stops (stop() or an error, thrown). */
+  async function consumeFrom(name: string): Promise<void> {
+    const consumer = await nats.js.consumers.get(stream, name);
+    const messages = await consumer.consume({ max_messages: Math.max(concurrency * 2, batchSize * 2) });
+    const stop = () => void messages.stop();
+    stops.add(stop);
+    try {
+      if (!running) stop(); // stop() came while this was being set up
+      // Messages that arrive together are collected until the next turn of the event loop
+      // (they come off the socket in one read), then handled as one batch.
+      let pending: JsMsg[] = [];
+      let scheduled = false;
+      const flush = () => {
+        scheduled = false;
+        const batch = pending;
+        pending = [];
+        if (batch.length === 0) return;
+        const p = (opts.batch ? processBatch(batch) : processHandled(batch))
+          .catch((err) => logger.error({ err }, "event processing crashed"))
+          .finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      };
+      for await (const m of messages) {
+        // Stopping: what is still buffered goes back at once (another replica takes it).
+        if (!running) {
+          m.nak();
+          continue;
+        }
+        pending.push(m);
+        if (pending.length >= batchSize) {
+          while (inFlight.size >= concurrency) await Promise.race(inFlight);
+          flush();
+        } else if (!scheduled) {
+          scheduled = true;
+          setImmediate(async () => {
+            while (inFlight.size >= concurrency) await Promise.race(inFlight);
+            flush();
+          });
+        }
+      }
+      flush();
+    } finally {
+      stops.delete(stop);
+    }
+  }
+
+  const stopAll = () => {
+    for (const stop of [...stops]) stop();
+  };
+
   async function run(): Promise<void> {
     let failures = 0;
     while (running) {
       try {
-        await ensureConsumer();
+        const names = await ensureConsumers();
         await prune();
-        const consumer = await nats.js.consumers.get(nats.events.stream, opts.name);
-        const messages = await consumer.consume({ max_messages: Math.max(concurrency * 2, batchSize * 2) });
-        stopCurrent = () => void messages.stop();
-        if (!running) stopCurrent(); // stop() came while this was being set up
         failures = 0;
-        // Messages that arrive together are collected until the next turn of the event loop
-        // (they come off the socket in one read), then handled as one batch.
-        let pending: JsMsg[] = [];
-        let scheduled = false;
-        const flush = () => {
-          scheduled = false;
-          const batch = pending;
-          pending = [];
-          if (batch.length === 0) return;
-          const p = (opts.batch ? processBatch(batch) : process(batch[0]!))
-            .catch((err) => logger.error({ err }, "event processing crashed"))
-            .finally(() => inFlight.delete(p));
-          inFlight.add(p);
-        };
-        for await (const m of messages) {
-          // Stopping: what is still buffered goes back at once (another replica takes it).
-          if (!running) {
-            m.nak();
-            continue;
-          }
-          pending.push(m);
-          if (pending.length >= batchSize) {
-            while (inFlight.size >= concurrency) await Promise.race(inFlight);
-            flush();
-          } else if (!scheduled) {
-            scheduled = true;
-            setImmediate(async () => {
-              while (inFlight.size >= concurrency) await Promise.race(inFlight);
-              flush();
-            });
-          }
-        }
-        flush();
+        // Its own durable and, after a migration, the legacy one; when one fails, both start over.
+        const results = await Promise.allSettled(
+          names.map((name) =>
+            consumeFrom(name).catch((err) => {
+              stopAll();
+              throw err;
+            }),
+          ),
+        );
+        const failure = results.find((r) => r.status === "rejected");
+        if (failure) throw failure.reason;
       } catch (err) {
         if (!running) break;
         failures++;
@@ -581,6 +737,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
     }
   }
 
+  let loop: Promise<void> | undefined;
   return {
     name: opts.name,
     replayDeadLetters,
@@ -590,7 +747,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
     },
     async stop() {
       running = false;
-      stopCurrent?.();
+      stopAll();
       await loop;
       await Promise.all(inFlight);
     },

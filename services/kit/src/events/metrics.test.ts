@@ -7,7 +7,7 @@ import { createMetrics, type Metrics, SCRAPE_READ_TIMEOUT_MS } from "../metrics.
 import { EVENT_TEST_CONTEXT, useEventsTestBed } from "../testing/events.ts";
 import { eventConsumer } from "./consumer.ts";
 import { buildEnvelope, type DomainEvent, encodeEnvelope } from "./envelope.ts";
-import type { Nats } from "./nats.ts";
+import { entityFilter, type Nats, subjectFor } from "./nats.ts";
 import { Outbox, outboxRelay } from "./outbox.ts";
 
 const bed = useEventsTestBed("metrics");
@@ -136,28 +136,40 @@ describe("consumer metrics", () => {
     const name = `metrics-${suffix}`;
     const metrics = createMetrics("t");
     // The durable exists before its consumer runs: events published meanwhile are its lag.
-    // (Of its own event type: the stream holds the outbox test's events too.)
+    // (Of an entity type of its own: the stream holds the outbox test's events too.)
     await nats.jsm.consumers.add(STREAM, {
       durable_name: name,
       ack_policy: AckPolicy.Explicit,
-      filter_subject: `${PREFIX}.CATEGORY_DELETED`,
+      filter_subject: entityFilter(PREFIX, "LAG_TEST"),
     });
     const failOnce = new Set(["ref-2"]);
     const worker = eventConsumer(
       { db, nats, logger: silent, metrics, schema: SCHEMA },
       {
         name,
-        types: ["CATEGORY_DELETED"],
+        entityType: "LAG_TEST",
+        // One event per transaction: a failure in a shared one is retried alone at once, which
+        // would hide the redelivery counted here.
+        transactionSize: 1,
         handle: async (_tx, e) => {
           if (failOnce.delete(e.entityRef)) throw new Error("transient");
         },
       },
     );
     const envelopes = [1, 2, 3].map((n) =>
-      buildEnvelope(ctx, { ...event(n), type: "CATEGORY_DELETED" }, crypto.randomUUID(), new Date()),
+      buildEnvelope(
+        ctx,
+        { ...event(n), type: "LAG_TEST_DELETED", entityType: "LAG_TEST" },
+        crypto.randomUUID(),
+        new Date(),
+      ),
     );
     await nats.publishAll(
-      envelopes.map((e) => ({ subject: `${PREFIX}.${e.type}`, data: encodeEnvelope(e), msgID: e.id })),
+      envelopes.map((e) => ({
+        subject: subjectFor(PREFIX, e.entityType, e.type),
+        data: encodeEnvelope(e),
+        msgID: e.id,
+      })),
     );
     const durable = { consumer: name, stream: STREAM };
     expect(await value(metrics, "fop_consumer_lag_messages", durable)).toBe(3);

@@ -46,8 +46,35 @@ export interface Nats {
   close(): Promise<void>;
 }
 
-/** The subject an event type is published on. */
-export const subjectFor = (subjectPrefix: string, type: string) => `${subjectPrefix}.${type}`;
+/**
+ * The subject an event is published on: `<prefix>.<ENTITY_TYPE>.<TYPE>`, e.g.
+ * `events.PICK_JOB.PICK_JOB_CREATED`, so that a consumer of one entity's events filters on
+ * `<prefix>.<ENTITY_TYPE>.>` and JetStream delivers it nothing else. (Before this hierarchy events
+ * went to `<prefix>.<TYPE>`; such "legacy" subjects are still read: see {@link eventTypeOfSubject}
+ * and the consumer's migration.)
+ */
+export const subjectFor = (subjectPrefix: string, entityType: string, type: string) =>
+  `${subjectPrefix}.${entityType || "NONE"}.${type}`;
+
+/** The filter of a consumer of one entity type's events (every event without one). */
+export const entityFilter = (subjectPrefix: string, entityType?: string) =>
+  entityType ? `${subjectPrefix}.${entityType}.>` : `${subjectPrefix}.>`;
+
+/** The filter matching only legacy (pre-hierarchy) subjects, `<prefix>.<TYPE>`. */
+export const legacyFilter = (subjectPrefix: string) => `${subjectPrefix}.*`;
+
+/** The event type a subject names (its last token; also right for a legacy subject). */
+export const eventTypeOfSubject = (subject: string) => subject.slice(subject.lastIndexOf(".") + 1);
+
+/**
+ * The header that carries an event's tenant, so that a consumer can decide before decoding the
+ * envelope (lower-case, as the trace headers).
+ */
+export const TENANT_HEADER = "fop-tenant";
+
+/** The tenant as a header value; undefined when it cannot be one (a consumer decodes then). */
+export const tenantHeaderValue = (tenant: string): string | undefined =>
+  /^[\x20-\x7e]{1,200}$/.test(tenant) ? tenant : undefined;
 
 /** Connects (waiting for the server if it is not up yet) and prepares JetStream. */
 export async function connectNats(

@@ -39,20 +39,20 @@ import {
 import { SqlBuilder } from "../search/sql-builder.ts";
 import type { Worker } from "../service.ts";
 import { buildEnvelope, type DomainEvent, encodeEnvelope } from "./envelope.ts";
-import { type Nats, subjectFor } from "./nats.ts";
+import { type Nats, subjectFor, TENANT_HEADER, tenantHeaderValue } from "./nats.ts";
 
 const IDENT = /^[a-z][a-z0-9_]{0,40}$/;
 
 export class Outbox {
   readonly schema: string;
-  private readonly subject: (type: string) => string;
+  private readonly subject: (entityType: string, type: string) => string;
   private readonly now: () => Date;
   private readonly listeners = new Set<() => void>();
 
   constructor(opts: { schema: string; subjectPrefix: string; now?: () => Date }) {
     if (!IDENT.test(opts.schema)) throw new Error(`bad schema name ${opts.schema}`);
     this.schema = opts.schema;
-    this.subject = (type) => subjectFor(opts.subjectPrefix, type);
+    this.subject = (entityType, type) => subjectFor(opts.subjectPrefix, entityType, type);
     this.now = opts.now ?? (() => new Date());
   }
 
@@ -109,6 +109,8 @@ export class Outbox {
   private compose(ctx: RequestContext, write: Sql | undefined, events: DomainEvent[]) {
     const trace: Record<string, string> = {};
     injectTraceHeaders(trace);
+    const tenant = tenantHeaderValue(ctx.tenant);
+    if (tenant !== undefined) trace[TENANT_HEADER] = tenant;
     const envelopes = events.map((e) => ({ e, envelope: buildEnvelope(ctx, e, newId(), this.now()) }));
     const b = new SqlBuilder();
     if (write) b.params.push(...write.params);
@@ -122,7 +124,7 @@ export class Outbox {
             envelopes.map((x) => x.envelope.id),
             "uuid[]",
           )}, ${b.param(
-            envelopes.map((x) => this.subject(x.e.type)),
+            envelopes.map((x) => this.subject(x.e.entityType, x.e.type)),
             "text[]",
           )}, ${b.param(
             envelopes.map((x) => Buffer.from(encodeEnvelope(x.envelope))),
@@ -244,6 +246,8 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
         parent,
       );
       const headers: Record<string, string> = {};
+      const tenant = row.headers[TENANT_HEADER];
+      if (typeof tenant === "string") headers[TENANT_HEADER] = tenant;
       injectTraceHeaders(headers, otelTrace.setSpan(parent, span));
       return { span, message: { subject: row.subject, data: row.payload, msgID: row.id, headers } };
     });

@@ -47,7 +47,9 @@ export const isPickJobEvent = (type: string) => type.startsWith("PICK_JOB_");
 export const pickJobsConsumer = (runtime: ConsumerDeps) =>
   eventConsumer(runtime, {
     name: PICK_JOBS_CONSUMER,
-    // Every PICK_JOB_* kind carries the job after the change (picking.events.ts).
+    // JetStream delivers it the PICK_JOB entity's events only; every PICK_JOB_* kind carries the
+    // job after the change (picking.events.ts).
+    entityType: "PICK_JOB",
     types: isPickJobEvent,
     batch: {
       check: (e) => void pickJobRefOf(e),

@@ -1,0 +1,305 @@
+/**
+ * The subject hierarchy on a real JetStream: a consumer of one entity type is delivered nothing
+ * else, decides from the tenant header before decoding, applies the events that arrive together in
+ * one transaction, and moves from a pre-hierarchy durable (`<prefix>.>`) to its narrow filter while
+ * events of both subject forms keep coming, losing none and applying none twice.
+ */
+import { AckPolicy, DeliverPolicy } from "@nats-io/jetstream";
+import { nanos } from "@nats-io/transport-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../db/sql.ts";
+import { query, type SqlPool } from "../db/sql.ts";
+import { invalid } from "../errors.ts";
+import { newId } from "../ids.ts";
+import { EVENT_TEST_CONTEXT, useEventsTestBed } from "../testing/events.ts";
+import { type EventConsumer, eventConsumer } from "./consumer.ts";
+import { buildEnvelope, encodeEnvelope } from "./envelope.ts";
+import {
+  entityFilter,
+  legacyFilter,
+  type Nats,
+  type StreamMessage,
+  subjectFor,
+  TENANT_HEADER,
+} from "./nats.ts";
+
+const bed = useEventsTestBed("subjects");
+const { schema: SCHEMA, prefix: PREFIX, stream: STREAM, silent } = bed;
+let db: SqlPool;
+let nats: Nats;
+beforeAll(async () => {
+  ({ db, nats } = bed);
+  await query(db, {
+    text: `create table ${SCHEMA}.applied (consumer text, event_id uuid, tx int)`,
+    params: [],
+  });
+});
+
+async function until(check: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("not reached in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const ENTITY: Record<string, string> = { PICK: "PICK_JOB", CATEGORY: "CATEGORY" };
+const entityOf = (type: string) => ENTITY[type.split("_")[0]!]!;
+
+/** A message of a new event of `type` (`legacy`: on the pre-hierarchy subject, without tenant header). */
+function event(type: string, opts: { legacy?: boolean; tenant?: string; data?: Uint8Array } = {}) {
+  const id = newId();
+  const entityType = entityOf(type);
+  const envelope = buildEnvelope(
+    { ...EVENT_TEST_CONTEXT, tenant: opts.tenant ?? EVENT_TEST_CONTEXT.tenant },
+    { type, entityType, entityRef: newId(), entityVersion: 1, entityCreated: new Date() },
+    id,
+    new Date(),
+  );
+  const message: StreamMessage = {
+    subject: opts.legacy ? `${PREFIX}.${type}` : subjectFor(PREFIX, entityType, type),
+    data: opts.data ?? encodeEnvelope(envelope),
+    msgID: id,
+    headers: opts.legacy ? {} : { [TENANT_HEADER]: opts.tenant ?? EVENT_TEST_CONTEXT.tenant },
+  };
+  return { id, message };
+}
+
+/** Application count per event id of `consumer`. */
+async function appliedBy(consumer: string): Promise<Map<string, number>> {
+  const rows = await query<{ event_id: string; n: number }>(db, {
+    text: `select event_id, count(*)::int as n from ${SCHEMA}.applied where consumer = $1 group by event_id`,
+    params: [consumer],
+  });
+  return new Map(rows.map((r) => [r.event_id, r.n]));
+}
+
+const deadLetters = (consumer: string) =>
+  query<{ event_id: string | null; error: string }>(db, {
+    text: `select event_id, error from ${SCHEMA}.dead_letter where consumer = $1`,
+    params: [consumer],
+  });
+
+/** Transactions seen by handlers (a number per transaction object). */
+const txIds = new WeakMap<Db, number>();
+let nextTx = 0;
+const txOf = (tx: Db) => {
+  if (!txIds.has(tx)) txIds.set(tx, ++nextTx);
+  return txIds.get(tx)!;
+};
+
+function recorder(
+  name: string,
+  opts: {
+    entityType?: string;
+    accepts?: (tenant: string, type: string) => boolean;
+    types?: (type: string) => boolean;
+    poison?: Set<string>;
+  } = {},
+): EventConsumer {
+  return eventConsumer(
+    { db, nats, logger: silent, schema: SCHEMA },
+    {
+      name,
+      entityType: opts.entityType,
+      types: opts.types,
+      accepts: opts.accepts,
+      maxDeliver: 2,
+      handle: async (tx, e) => {
+        if (opts.poison?.has(e.id)) throw invalid("POISON", `${e.id} cannot be applied`);
+        await query(tx, {
+          text: `insert into ${SCHEMA}.applied (consumer, event_id, tx) values ($1, $2, $3)`,
+          params: [name, e.id, txOf(tx)],
+        });
+      },
+    },
+  );
+}
+
+const running: EventConsumer[] = [];
+afterAll(async () => {
+  for (const c of running) await c.stop();
+});
+async function start(c: EventConsumer) {
+  running.push(c);
+  await c.start();
+  return c;
+}
+
+describe("a consumer of one entity type", () => {
+  it("is delivered only that entity's events: JetStream filters on <prefix>.<ENTITY>.>", async () => {
+    const picks = Array.from({ length: 5 }, () => event("PICK_JOB_CREATED"));
+    const categories = Array.from({ length: 5 }, () => event("CATEGORY_CREATED"));
+    await nats.publishAll([...categories, ...picks].map((e) => e.message));
+    // No type test: whatever JetStream delivered would be applied.
+    await start(recorder("entity-only", { entityType: "PICK_JOB" }));
+    await until(async () => (await appliedBy("entity-only")).size >= 5);
+    const info = await nats.jsm.consumers.info(STREAM, "entity-only");
+    expect(info.config.filter_subject).toBe(`${PREFIX}.PICK_JOB.>`);
+    await until(async () => (await nats.jsm.consumers.info(STREAM, "entity-only")).num_ack_pending === 0);
+    const applied = await appliedBy("entity-only");
+    for (const p of picks) expect(applied.get(p.id)).toBe(1);
+    for (const c of categories) expect(applied.has(c.id)).toBe(false);
+  });
+});
+
+describe("accepts: a decision before the envelope is decoded", () => {
+  it("acknowledges what it refuses without decoding it; decodes what it accepts", async () => {
+    const garbage = new TextEncoder().encode("not an envelope \u0000\u0001");
+    const refused = event("CATEGORY_ACC_CREATED", { tenant: "nobody", data: garbage });
+    const accepted = event("CATEGORY_ACC_CREATED", { tenant: "t1", data: garbage });
+    const good = event("CATEGORY_ACC_UPDATED", { tenant: "t1" });
+    // Without the header (a legacy message) the envelope is decoded first, then asked.
+    const legacyRefused = event("CATEGORY_ACC_DELETED", { tenant: "nobody", legacy: true });
+    const legacyAccepted = event("CATEGORY_ACC_DELETED", { tenant: "t1", legacy: true });
+    const asked: string[] = [];
+    await nats.publishAll([refused, accepted, good, legacyRefused, legacyAccepted].map((e) => e.message));
+    await start(
+      recorder("accepts", {
+        types: (t) => t.startsWith("CATEGORY_ACC_"),
+        accepts: (tenant, type) => {
+          asked.push(`${tenant}/${type}`);
+          return tenant === "t1";
+        },
+      }),
+    );
+    await until(
+      async () => (await appliedBy("accepts")).size >= 2 && (await deadLetters("accepts")).length >= 1,
+    );
+    await until(async () => (await nats.jsm.consumers.info(STREAM, "accepts")).num_ack_pending === 0);
+    expect([...(await appliedBy("accepts")).keys()].sort()).toEqual([good.id, legacyAccepted.id].sort());
+    // The refused garbage was never decoded (else it would be a dead letter too).
+    const dead = await deadLetters("accepts");
+    expect(dead).toHaveLength(1);
+    expect(dead[0]!.error).toMatch(/^undecodable/);
+    expect(asked).toContain("nobody/CATEGORY_ACC_CREATED");
+    expect(asked).toContain("nobody/CATEGORY_ACC_DELETED");
+  });
+});
+
+describe("handle mode: the events that arrive together share one transaction", () => {
+  it("applies 40 events in fewer transactions than events, each once", async () => {
+    const events = Array.from({ length: 40 }, () => event("CATEGORY_TOGETHER"));
+    await nats.publishAll(events.map((e) => e.message));
+    await start(recorder("together", { types: (t) => t === "CATEGORY_TOGETHER" }));
+    await until(async () => (await appliedBy("together")).size >= 40);
+    const rows = await query<{ txs: number; n: number }>(db, {
+      text: `select count(distinct tx)::int as txs, count(*)::int as n from ${SCHEMA}.applied where consumer = 'together'`,
+      params: [],
+    });
+    expect(rows[0]!.n).toBe(40);
+    expect(rows[0]!.txs).toBeLessThan(40);
+  });
+
+  it("a poison event in a transaction fails alone: the others are applied, it is dead-lettered", async () => {
+    const events = Array.from({ length: 10 }, () => event("CATEGORY_POISON"));
+    const poison = new Set([events[4]!.id]);
+    await nats.publishAll(events.map((e) => e.message));
+    await start(recorder("poisoned", { poison, types: (t) => t === "CATEGORY_POISON" }));
+    await until(
+      async () => (await appliedBy("poisoned")).size >= 9 && (await deadLetters("poisoned")).length >= 1,
+    );
+    const applied = await appliedBy("poisoned");
+    expect([...applied.keys()].sort()).toEqual(
+      events
+        .filter((e) => !poison.has(e.id))
+        .map((e) => e.id)
+        .sort(),
+    );
+    expect([...applied.values()].every((n) => n === 1)).toBe(true);
+    expect((await deadLetters("poisoned")).map((d) => d.event_id)).toEqual([events[4]!.id]);
+  });
+});
+
+describe("migrating a pre-hierarchy durable (filter <prefix>.>) while events keep coming", () => {
+  it("loses no event of either subject form and applies none twice", async () => {
+    const NAME = "migrating";
+    // The durable as the kit made it before: every event, explicit acks.
+    await nats.jsm.consumers.add(STREAM, {
+      durable_name: NAME,
+      ack_policy: AckPolicy.Explicit,
+      // (New: the other tests' events came before.)
+      deliver_policy: DeliverPolicy.New,
+      filter_subject: entityFilter(PREFIX),
+      ack_wait: nanos(30_000),
+      max_deliver: -1,
+    });
+    const before = Array.from({ length: 40 }, (_, i) =>
+      event(i % 4 === 0 ? "CATEGORY_MIG_CREATED" : "PICK_JOB_MIG_CREATED", { legacy: true }),
+    );
+    await nats.publishAll(before.map((e) => e.message));
+    // The old consumer applied (inbox row + effect) and acknowledged the first 10 of its stream, and
+    // holds 5 more, unacknowledged, when it is replaced.
+    const oldConsumer = await nats.js.consumers.get(STREAM, NAME);
+    const first = await oldConsumer.fetch({ max_messages: 15, expires: 5_000 });
+    let acked = 0;
+    for await (const m of first) {
+      if (acked === 10) continue;
+      const id = m.headers?.get("Nats-Msg-Id") ?? "";
+      const b = before.find((e) => e.id === id)!;
+      if (b.message.subject.endsWith("PICK_JOB_MIG_CREATED")) {
+        await query(db, {
+          text: `insert into ${SCHEMA}.inbox (consumer, event_id) values ($1, $2)`,
+          params: [NAME, id],
+        });
+        await query(db, {
+          text: `insert into ${SCHEMA}.applied (consumer, event_id, tx) values ($1, $2, 0)`,
+          params: [NAME, id],
+        });
+      }
+      m.ack();
+      acked++;
+    }
+    const held = await nats.jsm.consumers.info(STREAM, NAME);
+    expect(held.num_ack_pending).toBe(5);
+
+    // Writers of both forms keep going (a rolling deploy: old relays publish legacy subjects).
+    const during: { id: string; message: StreamMessage }[] = [];
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing; i++) {
+        const type = i % 3 === 0 ? "CATEGORY_MIG_UPDATED" : "PICK_JOB_MIG_UPDATED";
+        const e = event(type, { legacy: i % 2 === 0 });
+        during.push(e);
+        await nats.publishAll([e.message]);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 200));
+    const c = await start(
+      recorder(NAME, { entityType: "PICK_JOB", types: (t) => t.startsWith("PICK_JOB_MIG_") }),
+    );
+    await new Promise((r) => setTimeout(r, 800));
+    // Restarted mid-stream: the migration is not repeated, the legacy durable is read again.
+    await c.stop();
+    await c.start();
+    await new Promise((r) => setTimeout(r, 500));
+    writing = false;
+    await writer;
+
+    const expected = [...before, ...during]
+      .filter((e) => e.message.subject.includes("PICK_JOB"))
+      .map((e) => e.id);
+    await until(async () => (await appliedBy(NAME)).size >= expected.length);
+    await until(async () => {
+      const [a, b] = await Promise.all([
+        nats.jsm.consumers.info(STREAM, NAME),
+        nats.jsm.consumers.info(STREAM, `${NAME}-legacy`),
+      ]);
+      return a.num_pending + a.num_ack_pending + b.num_pending + b.num_ack_pending === 0;
+    });
+    const applied = await appliedBy(NAME);
+    expect([...applied.keys()].sort()).toEqual(expected.sort());
+    expect([...applied.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect(
+      during.filter((e) => e.message.subject === `${PREFIX}.PICK_JOB_MIG_UPDATED`).length,
+    ).toBeGreaterThan(5);
+    expect(during.filter((e) => e.message.subject.includes(".PICK_JOB.")).length).toBeGreaterThan(5);
+
+    const info = await nats.jsm.consumers.info(STREAM, NAME);
+    expect(info.config.filter_subject).toBe(`${PREFIX}.PICK_JOB.>`);
+    const legacy = await nats.jsm.consumers.info(STREAM, `${NAME}-legacy`);
+    expect(legacy.config.filter_subject).toBe(legacyFilter(PREFIX));
+    expect(await deadLetters(NAME)).toEqual([]);
+  });
+});
