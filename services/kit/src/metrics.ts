@@ -92,6 +92,11 @@ export const METRICS = {
     "Events this process's outbox relay published to JetStream (acknowledged by the stream)",
     [],
   ),
+  outboxPublishes: counterFamily(
+    "fop_outbox_publishes_total",
+    "Batches this process's outbox relay published (events / batches = events per batch)",
+    [],
+  ),
   consumerEvents: counterFamily(
     "fop_consumer_events_total",
     "Events by consumer and outcome (done: applied, now or before; skipped: a type not consumed; redelivered: failed and handed back for a later delivery; dead_lettered)",
@@ -99,7 +104,7 @@ export const METRICS = {
   ),
   consumerStatements: counterFamily(
     "fop_consumer_statements_total",
-    "Batch statements by consumer and mode (batch; single: one event alone after its batch failed)",
+    "Batch statements (batch mode) or transactions (handle mode) by consumer and mode (batch: a batch's; single: one event alone, after its batch failed or arriving alone)",
     ["consumer", "mode"],
   ),
   consumerReplays: counterFamily(

@@ -380,6 +380,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
     try {
       // An event processed before is acknowledged again, with nothing done.
       await otelContext.with(item.context, () => inTransaction(db, (tx) => applyHandled(tx, item.event)));
+      statements?.inc({ consumer: opts.name, mode: "single" });
       item.m.ack();
       count("done");
     } catch (err) {
@@ -406,6 +407,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
               for (const { event } of items) if (fresh.has(event.id)) await opts.handle!(tx, event);
             }),
           );
+          statements?.inc({ consumer: opts.name, mode: "batch" });
           for (const { m } of items) m.ack();
           for (const m of again) m.ack();
           count("done", items.length);

@@ -189,6 +189,7 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   });
   pool.on("error", () => {}); // an idle connection lost: the pool replaces it
   const published = opts.metrics && counter(opts.metrics, METRICS.outboxPublished);
+  const publishes = opts.metrics && counter(opts.metrics, METRICS.outboxPublishes);
   if (opts.metrics) {
     observePool(opts.metrics, opts.name ?? "outbox-relay", pool);
     observeOutbox(opts.metrics, outbox.schema, dbOf(pool));
@@ -278,7 +279,10 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
       rows.sort((a, b) => a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : 1));
       if (rows.length) await publish(rows);
       await client.query("commit");
-      if (rows.length) published?.inc(rows.length);
+      if (rows.length) {
+        published?.inc(rows.length);
+        publishes?.inc();
+      }
       return rows.length;
     } catch (err) {
       await client.query("rollback").catch(() => {});
