@@ -66,3 +66,13 @@ export function cpuSince(probe: CpuProbe, before: CpuSnapshot): Record<string, n
     }),
   );
 }
+
+/** CPU microseconds per completed request of each name in `spent` (CPU seconds, {@link cpuSince}). */
+export function cpuPerRequest(spent: Record<string, number>, completed: number): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(spent).map(([p, sec]) => [
+      p,
+      completed ? Math.round((sec * 1e6) / completed) : Number.NaN,
+    ]),
+  );
+}

@@ -23,7 +23,14 @@
 import { Worker } from "node:worker_threads";
 import autocannon from "autocannon";
 import { Http1Pool, requestFormatter } from "./http1.ts";
-import { BadAnswer, findScenario, type Target, type ViewBuilder, type ViewClient } from "./scenarios.ts";
+import {
+  BadAnswer,
+  findScenario,
+  requestsFor,
+  type Target,
+  type ViewBuilder,
+  type ViewClient,
+} from "./scenarios.ts";
 
 export interface LoadJob {
   scenario: string;
@@ -71,7 +78,7 @@ const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 *
 export async function fire(job: LoadJob): Promise<LoadStats> {
   const scenario = findScenario(job.scenario);
   if ("view" in scenario) return fireViews(job, scenario.view[job.target.name]);
-  const requests = scenario[job.target.name]({ seed: job.seed, runId: job.runId });
+  const requests = requestsFor(scenario, job.target.name)({ seed: job.seed, runId: job.runId });
   const latencies: number[] = [];
   const instance = autocannon({
     url: job.target.baseUrl,

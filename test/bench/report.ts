@@ -27,6 +27,14 @@ export interface ScenarioSummary {
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
+/** One run in a log line: rate, p50, p99, and what failed. */
+export const describeStats = (s: LoadStats) =>
+  `${Math.round(s.reqPerSec)} req/s, p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms` +
+  (s.non2xx || s.errors
+    ? ` (non-2xx ${s.non2xx}, errors ${s.errors}: ${JSON.stringify(s.statusCodes)}` +
+      `${s.failure ? `; first: ${s.failure}` : ""})`
+    : "");
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   if (s.length === 0) return Number.NaN;
@@ -161,4 +169,115 @@ export function formatComparisons(summaries: ScenarioSummary[], comparisons: Com
 export function writeResults(file: string, data: unknown): void {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+}
+
+/** The consumer modes of a fan-out scenario (fanout.ts): every consumer running, or only the kept service's. */
+export type ConsumerMode = "all" | "only";
+
+/** One mode of a fan-out scenario: its runs summarised as a target's rounds are. */
+export interface FanoutModeSummary extends TargetSummary {
+  /** CPU microseconds per request of all the processes together (median over the runs of each run's sum). */
+  totalCpuUsPerRequest: number;
+}
+
+export interface FanoutSummary {
+  name: string;
+  description: string;
+  /** The write measured, as the line names it ("POST category"). */
+  write: string;
+  /** The service whose consumers ran in both modes. */
+  kept: string;
+  /** Services restarted with EVENT_CONSUMERS=off for the `only` mode, each with its consumers. */
+  switchedOff: Record<string, string[]>;
+  /** The order the runs went in. */
+  runs: ConsumerMode[];
+  modes: Record<ConsumerMode, FanoutModeSummary>;
+  /** all / only - 1, of the total CPU per request: what the switched-off consumers add to each write. */
+  cpuIncrease: number;
+  /** The figure the issue asks for, as printed. */
+  line: string;
+}
+
+/** The label of a mode in the table and the line. */
+export const modeLabel = (mode: ConsumerMode, kept: string) => (mode === "all" ? "all" : `${kept}-only`);
+
+/** A signed percentage: +12.3%, -0.4%. */
+const percent = (fraction: number) =>
+  Number.isFinite(fraction) ? `${fraction >= 0 ? "+" : ""}${(fraction * 100).toFixed(1)}%` : "-";
+
+/** The runs of each mode summarised (medians), the increase and its line. */
+export function summariseFanout(
+  scenario: { name: string; description: string; write: string; kept: string },
+  switchedOff: Record<string, string[]>,
+  runs: { mode: ConsumerMode; stats: LoadStats }[],
+): FanoutSummary {
+  const mode = (m: ConsumerMode): FanoutModeSummary => {
+    const stats = runs.filter((r) => r.mode === m).map((r) => r.stats);
+    const totals = stats.map((s) => {
+      const us = Object.values(s.cpuUsPerRequest ?? {});
+      return us.length ? us.reduce((a, b) => a + b, 0) : Number.NaN;
+    });
+    return { ...summariseTarget(stats), totalCpuUsPerRequest: Math.round(median(totals)) };
+  };
+  const modes = { all: mode("all"), only: mode("only") };
+  const cpuIncrease = round3(modes.all.totalCpuUsPerRequest / modes.only.totalCpuUsPerRequest - 1);
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    write: scenario.write,
+    kept: scenario.kept,
+    switchedOff,
+    runs: runs.map((r) => r.mode),
+    modes,
+    cpuIncrease,
+    line:
+      `fan-out: CPU per ${scenario.write} with all consumers = ${fmt(modes.all.totalCpuUsPerRequest, 0)} us ` +
+      `vs ${modeLabel("only", scenario.kept)} ${fmt(modes.only.totalCpuUsPerRequest, 0)} us (${percent(cpuIncrease)})`,
+  };
+}
+
+/** A table of the modes (one row each, medians over its runs), then the line. */
+export function formatFanout(f: FanoutSummary): string {
+  const header = [
+    "mode",
+    "runs",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "non-2xx/err",
+    "CPU us/req",
+    "CPU us/req (per process)",
+  ];
+  const rows = (["all", "only"] as const).map((m) => {
+    const t = f.modes[m];
+    return [
+      modeLabel(m, f.kept),
+      String(t.rounds.length),
+      fmt(t.reqPerSec, 0),
+      fmt(t.p50Ms, 2),
+      fmt(t.p99Ms, 2),
+      `${t.non2xx}/${t.errors}`,
+      fmt(t.totalCpuUsPerRequest, 0),
+      Object.entries(t.cpuUsPerRequest)
+        .filter(([, us]) => us > 0)
+        .map(([p, us]) => `${p} ${us}`)
+        .join(", "),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 || i === 7 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  const off = Object.entries(f.switchedOff)
+    .map(([svc, consumers]) => `${svc} (${consumers.join(", ")})`)
+    .join(", ");
+  return [
+    `${f.name}: ${f.write}, system only; ${modeLabel("only", f.kept)}: ${off || "nothing"} restarted with EVENT_CONSUMERS=off`,
+    line(header),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...rows.map(line),
+    f.line,
+  ].join("\n");
 }

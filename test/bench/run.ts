@@ -19,6 +19,10 @@
  * BENCH_MIXED_BASELINE (run the mixed scenario against the baseline too: true),
  * DATABASE_URL (else 127.0.0.1:5432, else embedded).
  *
+ * The fan-out scenario (fanout.ts) measures one write on the system only, with every event consumer
+ * running and with only audit's (the other consuming services restarted with EVENT_CONSUMERS=off),
+ * runs alternating; it reports each mode's CPU per request and how much more all consumers cost.
+ *
  * Then the mixed scenario (mixed.ts): one tenant's reads, searches and writes open-loop at a fixed
  * rate, stepped up, against the baseline and then the system; it reports the highest rate each
  * held with p99 < 50 ms and no errors, and their ratio.
@@ -40,22 +44,33 @@ import { env, loadConfig } from "@fop/kit/config";
 import { findOrStartNats, findOrStartPostgres } from "@fop/kit/infra";
 import { startTracing } from "@fop/kit/otel";
 import { BASELINE_TENANT, startBaseline } from "./baseline.ts";
-import { type CpuProbe, cpuSince, cpuSnapshot } from "./cpu.ts";
+import { type CpuProbe, cpuPerRequest, cpuSince, cpuSnapshot } from "./cpu.ts";
 import { type EventLatency, measureEventLatency } from "./event-latency.ts";
+import { runFanout } from "./fanout.ts";
 import { type LoadJob, type LoadStats, runLoad } from "./load.ts";
 import { type MixedResult, runMixed } from "./mixed.ts";
 import { growPickJobs, seedPickJobs } from "./pickjob-seed.ts";
 import { InProcessProfiler, profileTables } from "./profile.ts";
 import {
   compareScenarios,
+  describeStats,
+  type FanoutSummary,
   formatComparisons,
+  formatFanout,
   formatTable,
   type ScenarioSummary,
   summariseScenario,
   summariseTarget,
   writeResults,
 } from "./report.ts";
-import { type AnyScenario, scenarios, type Target, type TargetName } from "./scenarios.ts";
+import {
+  type AnyScenario,
+  type ComparisonScenario,
+  isFanout,
+  scenarios,
+  type Target,
+  type TargetName,
+} from "./scenarios.ts";
 import { startBenchSystem } from "./system.ts";
 
 const benchConfig = {
@@ -128,18 +143,11 @@ function selectScenarios(names: string | undefined): { selected: AnyScenario[]; 
   return { selected: scenarios.filter((s) => wanted.includes(s.name)), mixed: wanted.includes(MIXED) };
 }
 
-const describe = (s: LoadStats) =>
-  `${Math.round(s.reqPerSec)} req/s, p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms` +
-  (s.non2xx || s.errors
-    ? ` (non-2xx ${s.non2xx}, errors ${s.errors}: ${JSON.stringify(s.statusCodes)}` +
-      `${s.failure ? `; first: ${s.failure}` : ""})`
-    : "");
-
 async function runScenario(
-  scenario: AnyScenario,
+  scenario: ComparisonScenario,
   targets: Record<TargetName, Target>,
   cfg: BenchConfig,
-  cpu: Record<TargetName, CpuProbe>,
+  cpu: (t: TargetName) => CpuProbe,
 ): Promise<ScenarioSummary> {
   const seeds: Partial<Record<TargetName, unknown>> = {};
   for (const t of TARGETS) {
@@ -162,8 +170,8 @@ async function runScenario(
       const s = await runLoad(job(t, cfg.BENCH_WARMUP), cfg.BENCH_LOADGEN);
       // A target that fails its warm-up would only measure how fast it fails.
       if (s.completed === 0 || s.non2xx > 0 || s.errors > 0)
-        throw new Error(`${scenario.name}: warm-up of ${t} failed: ${describe(s)}`);
-      log(`${scenario.name}: warm-up ${t}: ${describe(s)}`);
+        throw new Error(`${scenario.name}: warm-up of ${t} failed: ${describeStats(s)}`);
+      log(`${scenario.name}: warm-up ${t}: ${describeStats(s)}`);
     }
   }
 
@@ -176,17 +184,11 @@ async function runScenario(
           ? new InProcessProfiler(path.join(PROFILE_DIR, `gateway-${scenario.name}.cpuprofile`))
           : undefined;
       await profiler?.start();
-      const before = cpuSnapshot(cpu[t]);
+      const before = cpuSnapshot(cpu(t));
       const s = await runLoad(job(t, cfg.BENCH_DURATION), cfg.BENCH_LOADGEN).finally(() => profiler?.stop());
-      const spent = cpuSince(cpu[t], before);
-      s.cpuUsPerRequest = Object.fromEntries(
-        Object.entries(spent).map(([p, sec]) => [
-          p,
-          s.completed ? Math.round((sec * 1e6) / s.completed) : Number.NaN,
-        ]),
-      );
+      s.cpuUsPerRequest = cpuPerRequest(cpuSince(cpu(t), before), s.completed);
       rounds[t].push(s);
-      log(`${scenario.name}: round ${r}/${cfg.BENCH_ROUNDS} ${t}: ${describe(s)}`);
+      log(`${scenario.name}: round ${r}/${cfg.BENCH_ROUNDS} ${t}: ${describeStats(s)}`);
     }
   }
   return summariseScenario(scenario.name, scenario.description, rounds);
@@ -222,15 +224,9 @@ async function runScale(cfg: BenchConfig, target: Target, cpu: CpuProbe): Promis
     for (let r = 1; r <= cfg.BENCH_ROUNDS; r++) {
       const before = cpuSnapshot(cpu);
       const st = await runLoad(job(cfg.BENCH_DURATION), cfg.BENCH_LOADGEN);
-      const spent = cpuSince(cpu, before);
-      st.cpuUsPerRequest = Object.fromEntries(
-        Object.entries(spent).map(([p, sec]) => [
-          p,
-          st.completed ? Math.round((sec * 1e6) / st.completed) : NaN,
-        ]),
-      );
+      st.cpuUsPerRequest = cpuPerRequest(cpuSince(cpu, before), st.completed);
       rounds.push(st);
-      log(`scale: ${jobs} jobs, round ${r}/${cfg.BENCH_ROUNDS}: ${describe(st)}`);
+      log(`scale: ${jobs} jobs, round ${r}/${cfg.BENCH_ROUNDS}: ${describeStats(st)}`);
     }
     rows.push({ jobs, summary: summariseTarget(rounds) });
   }
@@ -316,31 +312,49 @@ async function main(): Promise<void> {
   const mainThread = `${process.pid}/task/${process.pid}`;
   // Postgres (every backend) and the NATS server serve both; they are counted with each.
   const shared = { postgres: "comm:postgres", nats: "comm:nats-server" };
-  const cpu: Record<TargetName, CpuProbe> = {
-    baseline: { targets: { baseline: mainThread, postgres: shared.postgres } },
-    system: {
-      targets: {
-        gateway: mainThread,
-        ...shared,
-        ...Object.fromEntries(
-          Object.entries(system.system.services).flatMap(([name, svc]) =>
-            svc.pid ? [[name, String(svc.pid)]] : [],
-          ),
-        ),
-      },
-    },
-  };
+  // Read at each use: the fan-out scenario restarts services (new pids).
+  const cpu = (t: TargetName): CpuProbe =>
+    t === "baseline"
+      ? { targets: { baseline: mainThread, postgres: shared.postgres } }
+      : {
+          targets: {
+            gateway: mainThread,
+            ...shared,
+            ...Object.fromEntries(
+              Object.entries(system.system.services).flatMap(([name, svc]) =>
+                svc.pid ? [[name, String(svc.pid)]] : [],
+              ),
+            ),
+          },
+        };
   if (SCALE) {
-    await runScale(cfg, targets.system, cpu.system);
+    await runScale(cfg, targets.system, cpu("system"));
     return;
   }
-  for (const scenario of selected) summaries.push(await runScenario(scenario, targets, cfg, cpu));
+  let fanout: FanoutSummary | undefined;
+  for (const scenario of selected) {
+    if (!isFanout(scenario)) {
+      summaries.push(await runScenario(scenario, targets, cfg, cpu));
+      continue;
+    }
+    fanout = await runFanout(scenario, system, {
+      target: targets.system,
+      rounds: cfg.BENCH_ROUNDS,
+      durationSec: cfg.BENCH_DURATION,
+      warmupSec: cfg.BENCH_WARMUP,
+      connections: cfg.BENCH_CONNECTIONS,
+      loadGenerator: cfg.BENCH_LOADGEN,
+      cpu: () => cpu("system"),
+      log,
+    });
+  }
 
   console.log(
     `\n${cfg.BENCH_ROUNDS} round(s) x ${cfg.BENCH_DURATION} s, ${cfg.BENCH_CONNECTIONS} connections, ` +
-      `medians; ratio = system / baseline\n`,
+      `medians${summaries.length ? "; ratio = system / baseline" : ""}\n`,
   );
-  console.log(formatTable(summaries));
+  if (summaries.length) console.log(formatTable(summaries));
+  if (fanout) console.log(`${summaries.length ? "\n" : ""}${formatFanout(fanout)}`);
   const comparisons = compareScenarios(
     summaries,
     selected.flatMap((sc) => ("comparedWith" in sc && sc.comparedWith ? [[sc.name, sc.comparedWith]] : [])),
@@ -366,7 +380,7 @@ async function main(): Promise<void> {
           p99LimitMs: 50,
           // The load generator is a worker thread of this process: "bench process" is it plus the
           // gateway (or the baseline) on the main thread.
-          cpu: { targets: { ...cpu[t].targets, "bench process": String(process.pid) } },
+          cpu: { targets: { ...cpu(t).targets, "bench process": String(process.pid) } },
         },
         (msg) => log(`${t} ${msg}`),
       );
@@ -410,6 +424,7 @@ async function main(): Promise<void> {
     machine: { node: process.version, platform: process.platform, cpus: availableParallelism() },
     scenarios: summaries,
     comparisons,
+    fanout,
     mixed: mixedResults,
     eventLatency,
   });

@@ -3,7 +3,7 @@
  * sequence for the system and for the baseline, and optionally what to seed first. To add one,
  * write a {@link Scenario} and append it to {@link scenarios}. A {@link ViewScenario} measures what
  * a client sends for one screen (several requests, some in parallel) as one iteration: its figures
- * are per view.
+ * are per view. A {@link FanoutScenario} runs on the system alone, in two consumer modes (fanout.ts).
  *
  * This module is loaded by the load-generator worker too (request builders are functions, which
  * cannot be sent to a worker, so the worker imports them by scenario name): keep its imports light
@@ -90,8 +90,38 @@ export interface ViewScenario<S> {
   comparedWith?: string;
 }
 
+/**
+ * A fan-out scenario (fanout.ts): one write measured on the system alone, with every service's
+ * event consumers running and with only `kept`'s (the others' services restarted with
+ * EVENT_CONSUMERS=off), so that what a consumer adds to writes it does not use is a figure.
+ */
+export interface FanoutScenario {
+  name: string;
+  description: string;
+  /** The write, as the report names it ("POST category"). */
+  write: string;
+  /** The service whose consumers run in both modes: the one that uses the write's events. */
+  kept: string;
+  system: RequestBuilder<undefined>;
+}
+
 /** A scenario of any seed type (the list mixes them). */
-export type AnyScenario = Scenario<any> | ViewScenario<any>;
+export type AnyScenario = Scenario<any> | ViewScenario<any> | FanoutScenario;
+
+/** A scenario comparing the system with the baseline (every kind but the fan-out). */
+export type ComparisonScenario = Exclude<AnyScenario, FanoutScenario>;
+
+export const isFanout = (s: AnyScenario): s is FanoutScenario => "kept" in s;
+
+/** The request builder of a request scenario for `target` (a fan-out scenario has the system's only). */
+export function requestsFor(
+  scenario: Scenario<any> | FanoutScenario,
+  target: TargetName,
+): RequestBuilder<any> {
+  if (target === "system") return scenario.system;
+  if (isFanout(scenario)) throw new Error(`${scenario.name} runs on the system only`);
+  return scenario.baseline;
+}
 
 /** Sends one JSON request to `target` and returns the parsed body; fails unless `expect`ed. */
 export async function sendJson<T>(
@@ -720,6 +750,17 @@ scenarios.push(
     view: { system: restView, baseline: restView },
   } satisfies ViewScenario<ViewSeed>,
 );
+
+// Last of the list: it restarts services (and restores them after), so every scenario before it
+// runs on the processes the bench started.
+scenarios.push({
+  name: "fanout",
+  description:
+    "POST /api/categories on the system only: every event consumer running, then only audit's (every other service that runs consumers, loadunits and notifications, restarted with EVENT_CONSUMERS=off), alternating, all first and last",
+  write: "POST category",
+  kept: "audit",
+  system: createCategory,
+} satisfies FanoutScenario);
 
 export function findScenario(name: string): AnyScenario {
   const s = scenarios.find((x) => x.name === name);

@@ -131,8 +131,11 @@ export interface System {
   killService(name: ServiceName): void;
   /** Sends `signal` to a service started as a child process (SIGSTOP/SIGCONT: a stalled process). */
   signalService(name: ServiceName, signal: NodeJS.Signals): void;
-  /** Starts a stopped service again on the same ports. */
-  restartService(name: ServiceName): Promise<void>;
+  /**
+   * Starts a stopped service again on the same ports; `env` on top of its environment for this start
+   * only (e.g. EVENT_CONSUMERS=off).
+   */
+  restartService(name: ServiceName, env?: Record<string, string>): Promise<void>;
   /** Present with `gatewayReplicas`. */
   gateways?: GatewayReplicas | undefined;
   close(): Promise<void>;
@@ -178,10 +181,12 @@ export async function bootSystem(
   const configs = {} as Record<ServiceName, Record<string, string>>;
   const services = {} as System["services"];
   const children = new Map<ServiceName, ChildProcess>();
-  const boot = async (name: ServiceName) => {
+  const boot = async (name: ServiceName, env: Record<string, string> = {}) => {
     const mod = MODULES[name];
     if (!opts.childProcesses?.includes(name)) {
-      services[name] = await startService(mod, loadServiceConfig(mod, configs[name]), { logger });
+      services[name] = await startService(mod, loadServiceConfig(mod, { ...configs[name], ...env }), {
+        logger,
+      });
       return;
     }
     if (configs[name].PORT === "0") configs[name].PORT = String(await freePort());
@@ -189,7 +194,7 @@ export async function bootSystem(
     const adminUrl = `http://127.0.0.1:${configs[name].ADMIN_PORT}`;
     const child = spawnMain(
       `services/${name}/src/main.ts`,
-      configs[name],
+      { ...configs[name], ...env },
       `${adminUrl}/readyz`,
       opts.nodeArgs?.(name),
     );
@@ -380,7 +385,7 @@ export async function bootSystem(
       if (!child) throw new Error(`${name} does not run as a child process`);
       child.kill(signal);
     },
-    restartService: (name) => boot(name),
+    restartService: (name, env) => boot(name, env),
     gateways,
     close: async () => {
       await closeGateway();

@@ -53,6 +53,11 @@ export const baseServiceConfig = (name: ServiceName) => ({
   EVENTS_STREAM_REPLICAS: env.int("replicas of the event stream (JetStream cluster)", 1, 1, 5),
   EVENTS_STREAM_MAX_AGE_HOURS: env.int("how long the stream keeps events", 7 * 24, 1),
   EVENTS_ACK_WAIT_MS: env.int("redelivery of an event a consumer did not acknowledge (crash)", 30_000, 1000),
+  EVENT_CONSUMERS: env.oneOf(
+    ["on", "off"],
+    "run this process's durable event consumers (off: a replica that serves RPC only; the outbox relay and the other workers still run)",
+    "on",
+  ),
   OUTBOX_POLL_MS: env.int(
     "outbox relay polling interval (the fallback: a committed write wakes its relay at once)",
     1000,
@@ -115,7 +120,7 @@ export interface RunningService<D> {
   base: ServiceBase;
   rpc: RpcServer;
   admin: FastifyInstance;
-  /** The outbox relay and the module's own workers, started after listen. */
+  /** The outbox relay and the module's own workers (event consumers only with EVENT_CONSUMERS=on), started after listen. */
   workers: Worker[];
   /** http://host:port of the RPC listener. */
   rpcUrl: string;
@@ -150,7 +155,8 @@ export async function migrateService(mod: ServiceModule<unknown>, databaseUrl: s
 }
 
 /**
- * Starts the service: ORM, deps, RPC and admin listeners, workers.
+ * Starts the service: ORM, deps, RPC and admin listeners, workers (the event consumers among them
+ * only with EVENT_CONSUMERS=on, the default).
  *
  * Its close() drains, in this order, so that nothing in flight is lost:
  * 1. unready at once: /readyz answers 503 and Health/Check NOT_SERVING;
@@ -215,10 +221,12 @@ export async function startService<D, S extends ConfigSchema>(
   const rpc = await buildRpcServer(rt, mod.routes(deps));
   // Created (not started) before the admin server, which replays the consumers' dead letters.
   const own = mod.workers?.(deps, base, config) ?? [];
+  const consumers = own.filter(isEventConsumer);
   const admin = buildAdminServer(rt, () => listAllDeadLetters(db, mod.schema), {
     adminToken: config.ADMIN_TOKEN,
     loopbackTrust: config.ADMIN_LOOPBACK_TRUST,
-    consumers: own.filter(isEventConsumer),
+    // Replaying needs no running consumer: with EVENT_CONSUMERS=off too.
+    consumers,
   });
   await rpc.listen({ host: config.HOST, port: config.PORT });
   await admin.listen({ host: config.HOST, port: config.ADMIN_PORT });
@@ -230,7 +238,15 @@ export async function startService<D, S extends ConfigSchema>(
     pollMs: config.OUTBOX_POLL_MS,
     metrics: base.metrics,
   });
-  const workers = [relay, ...own];
+  // EVENT_CONSUMERS=off: no durable consumer is created or read from here; the other replicas'
+  // consumers (or this service's next start with them on) take the events.
+  const consuming = config.EVENT_CONSUMERS === "on";
+  if (!consuming && consumers.length)
+    logger.info(
+      { consumers: consumers.map((c) => c.name) },
+      "EVENT_CONSUMERS=off: event consumers not started",
+    );
+  const workers = [relay, ...(consuming ? own : own.filter((w) => !isEventConsumer(w)))];
   for (const w of workers) await w.start();
   const url = (app: { server: { address(): unknown } }) => {
     const addr = app.server.address();

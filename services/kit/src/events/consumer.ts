@@ -29,6 +29,9 @@
  * the admin port's POST /dead-letters/replay): each stored message goes through the path a delivery
  * takes, and its row is deleted once it is applied. `fop_consumer_replays_total{consumer,outcome}`
  * counts them.
+ *
+ * A service process started with EVENT_CONSUMERS=off starts none of its consumers (service.ts): it
+ * creates no durable and reads nothing from the stream, but can still replay their dead letters.
  */
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import { AckPolicy, type ConsumerInfo, DeliverPolicy, type JsMsg } from "@nats-io/jetstream";
