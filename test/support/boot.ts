@@ -131,8 +131,16 @@ export interface System {
   killService(name: ServiceName): void;
   /** Sends `signal` to a service started as a child process (SIGSTOP/SIGCONT: a stalled process). */
   signalService(name: ServiceName, signal: NodeJS.Signals): void;
-  /** Starts a stopped service again on the same ports. */
-  restartService(name: ServiceName): Promise<void>;
+  /**
+   * Starts a stopped service again on the same ports; `env` is added to (and replaces in) its
+   * configuration from now on.
+   */
+  restartService(name: ServiceName, env?: Record<string, string>): Promise<void>;
+  /**
+   * Present with `gatewayChildProcess`: the gateway's process id, and a restart (stop, then start
+   * on the same port with `env` added to its configuration from now on, ready when it resolves).
+   */
+  gatewayProcess?: { readonly pid: number | undefined; restart(env?: Record<string, string>): Promise<void> };
   /** Present with `gatewayReplicas`. */
   gateways?: GatewayReplicas | undefined;
   close(): Promise<void>;
@@ -149,8 +157,13 @@ export interface SystemOptions {
    * `gateways` replaces processes (a rolling update).
    */
   gatewayReplicas?: number;
-  /** Gateway configuration (and, for a gateway child process, its environment: OTEL_* ...). */
+  /**
+   * Gateway configuration (and, for a gateway child process, its environment: OTEL_* ...; there
+   * its LOG_LEVEL is this one's, else TEST_LOG_LEVEL's, else warn).
+   */
   gatewayEnv?: Record<string, string>;
+  /** A gateway child process's stdout (its JSON log lines): shown (default), or discarded. */
+  gatewayStdout?: "inherit" | "ignore";
   /** Environment for every service (e.g. OUTBOX_POLL_MS). */
   serviceEnv?: Record<string, string>;
   /** NATS to use (default: the suite's). */
@@ -187,12 +200,9 @@ export async function bootSystem(
     if (configs[name].PORT === "0") configs[name].PORT = String(await freePort());
     if (configs[name].ADMIN_PORT === "0") configs[name].ADMIN_PORT = String(await freePort());
     const adminUrl = `http://127.0.0.1:${configs[name].ADMIN_PORT}`;
-    const child = spawnMain(
-      `services/${name}/src/main.ts`,
-      configs[name],
-      `${adminUrl}/readyz`,
-      opts.nodeArgs?.(name),
-    );
+    const child = spawnMain(`services/${name}/src/main.ts`, configs[name], `${adminUrl}/readyz`, {
+      nodeArgs: opts.nodeArgs?.(name),
+    });
     children.set(name, child.process);
     services[name] = {
       pid: child.process.pid,
@@ -272,6 +282,9 @@ export async function bootSystem(
   let baseUrl: string;
   let closeGateway: () => Promise<void>;
   let gateways: GatewayReplicas | undefined;
+  let gatewayProcess: System["gatewayProcess"];
+  /** How a gateway child process is started (its LOG_LEVEL: the caller's, else as the services'). */
+  const gatewayChild = { logLevel: opts.gatewayEnv?.LOG_LEVEL, stdout: opts.gatewayStdout };
   if (opts.gatewayReplicas) {
     const proxy = await startEndpointsProxy();
     // Running gateway processes (oldest first) and how to stop each.
@@ -279,7 +292,12 @@ export async function bootSystem(
     const start = async (): Promise<GatewayProcess> => {
       const port = String(await freePort());
       const url = `http://127.0.0.1:${port}`;
-      const child = spawnMain("gateway/src/main.ts", { ...gatewayVars, PORT: port }, `${url}/readyz`);
+      const child = spawnMain(
+        "gateway/src/main.ts",
+        { ...gatewayVars, PORT: port },
+        `${url}/readyz`,
+        gatewayChild,
+      );
       const gateway: GatewayProcess = {
         url,
         pid: child.process.pid,
@@ -315,10 +333,29 @@ export async function bootSystem(
     };
   } else if (opts.gatewayChildProcess) {
     gatewayVars.PORT = String(await freePort());
-    baseUrl = `http://127.0.0.1:${gatewayVars.PORT}`;
-    const child = spawnMain("gateway/src/main.ts", gatewayVars, `${baseUrl}/readyz`);
-    closeGateway = child.close;
-    await child.ready;
+    const url = `http://127.0.0.1:${gatewayVars.PORT}`;
+    baseUrl = url;
+    const start = async () => {
+      const child = spawnMain("gateway/src/main.ts", gatewayVars, `${url}/readyz`, {
+        ...gatewayChild,
+        logLevel: gatewayVars.LOG_LEVEL,
+      });
+      closeGateway = child.close;
+      pid = child.process.pid;
+      await child.ready;
+    };
+    let pid: number | undefined;
+    await start();
+    gatewayProcess = {
+      get pid() {
+        return pid;
+      },
+      restart: async (env = {}) => {
+        await closeGateway();
+        Object.assign(gatewayVars, env);
+        await start();
+      },
+    };
   } else {
     const gateway = await createGateway(loadConfig(gatewayConfig, gatewayVars), { logger });
     await gateway.listen({ host: "127.0.0.1", port: 0 });
@@ -380,8 +417,12 @@ export async function bootSystem(
       if (!child) throw new Error(`${name} does not run as a child process`);
       child.kill(signal);
     },
-    restartService: (name) => boot(name),
+    restartService: (name, env = {}) => {
+      Object.assign(configs[name], env);
+      return boot(name);
+    },
     gateways,
+    gatewayProcess,
     close: async () => {
       await closeGateway();
       for (const name of Object.keys(services) as ServiceName[]) await services[name].close();
@@ -407,7 +448,13 @@ function spawnMain(
   main: string,
   env: Record<string, string>,
   readyUrl: string,
-  nodeArgs: string[] = [],
+  opts: {
+    nodeArgs?: string[] | undefined;
+    /** Its LOG_LEVEL (default: TEST_LOG_LEVEL, else warn). */
+    logLevel?: string | undefined;
+    /** Its stdout: shown (default) or discarded. */
+    stdout?: "inherit" | "ignore" | undefined;
+  } = {},
 ): {
   process: ChildProcess;
   ready: Promise<void>;
@@ -416,10 +463,16 @@ function spawnMain(
 } {
   const child = spawn(
     process.execPath,
-    ["--conditions=source", ...nodeArgs, "--import", "@fop/kit/otel-register", path.join(REPO_ROOT, main)],
+    [
+      "--conditions=source",
+      ...(opts.nodeArgs ?? []),
+      "--import",
+      "@fop/kit/otel-register",
+      path.join(REPO_ROOT, main),
+    ],
     {
-      env: { ...process.env, ...env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn" },
-      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, ...env, LOG_LEVEL: opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "warn" },
+      stdio: ["ignore", opts.stdout ?? "inherit", "inherit"],
     },
   );
   const exited = new Promise<ProcessExit>((resolve) =>
