@@ -2,6 +2,7 @@
  * buildGateway(deps): the fastify app with every cross-cutting concern installed in order (tracing,
  * errors, auth, rate limit, lifecycle headers, URNs, OpenAPI) and the routes. It never listens.
  */
+import type { Ablation } from "@fop/kit/ablation";
 import type { Logger } from "@fop/kit/logger";
 import type { Metrics } from "@fop/kit/metrics";
 import { type FastifyInstance, fastify, LogController } from "fastify";
@@ -35,6 +36,8 @@ declare module "fastify" {
 
 export interface GatewayDeps {
   logger: Logger;
+  /** Benchmarks only: layers turned off (@fop/kit/ablation); production passes none. */
+  ablation?: Ablation | undefined;
   metrics: Metrics;
   clients: Clients;
   verify: (token: string) => Promise<Principal>;
@@ -75,22 +78,33 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
       ]),
   }) as unknown as FastifyInstance;
   installJsonParser(app);
-  const ajv = validators();
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === "body" ? ajv.body(schema) : ajv.text.compile(schema),
-  );
+  const ablated = deps.ablation ?? new Set();
+  if (ablated.has("validation")) {
+    // Benchmarks only: every part passes unchecked (and is left as sent).
+    app.setValidatorCompiler(() => () => true);
+  } else {
+    const ajv = validators();
+    app.setValidatorCompiler(({ schema, httpPart }) =>
+      httpPart === "body" ? ajv.body(schema) : ajv.text.compile(schema),
+    );
+  }
+  // Benchmarks only: JSON.stringify instead of each response schema's compiled serializer (the
+  // routes with their own, plainJson, use JSON.stringify already).
+  if (ablated.has("serialization")) app.setSerializerCompiler(() => (data: unknown) => JSON.stringify(data));
 
   installTracing(app);
   installErrorHandling(app);
   installRequestChecks(app);
   installHeaders(app, deps.cors ?? { allowedOrigins: [] });
-  installAuth(app, deps.verify);
+  installAuth(app, deps.verify, { ablated: ablated.has("auth") });
   if (deps.rateLimit) installRateLimit(app, deps.rateLimit);
   installLifecycleHeaders(app);
   installUrnResolution(app, deps.resolveUrn);
   installMetrics(app, deps.metrics);
   if (deps.recordRouteStatuses) installRouteStatusRecorder(app, deps.recordRouteStatuses);
   app.addHook("onResponse", async (req, reply) => {
+    // The access log is an info line: below that (LOG_LEVEL=warn) none of its work is done.
+    if (!deps.logger.isLevelEnabled("info")) return;
     const route = req.routeOptions.url ?? "unmatched";
     const ms = reply.elapsedTime;
     if (route.startsWith("/api/") || route.startsWith("/graphql")) {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { ablationConfig } from "@fop/kit/ablation";
 import { env } from "@fop/kit/config";
 import { rpcAuthConfig } from "@fop/kit/rpc/auth";
 import { SERVICE_PORTS } from "@fop/kit/service";
@@ -60,4 +61,6 @@ export const gatewayConfig = {
   RECORD_ROUTE_STATUSES_FILE: env.optionalString(
     "tests only: append each distinct `METHOD route status` answered under /api to this file",
   ),
+  /** Benchmarks only: layers turned off (refused without FOP_BENCH=1, see @fop/kit/ablation). */
+  ...ablationConfig,
 };

@@ -1,10 +1,17 @@
 /** Builds the gateway's dependencies from its configuration (main.ts, the launcher and tests). */
+import { ablatedLayers, ablationWarning } from "@fop/kit/ablation";
 import type { ConfigOf } from "@fop/kit/config";
 import { AppError } from "@fop/kit/errors";
 import { createLogger, type Logger } from "@fop/kit/logger";
 import { createMetrics } from "@fop/kit/metrics";
 import { componentCredentials, rpcKeys } from "@fop/kit/rpc/auth";
-import { callOptions, createRpcClient, createStreamingRpcClient } from "@fop/kit/rpc/client";
+import {
+  ablatedWire,
+  callOptions,
+  createRpcClient,
+  createStreamingRpcClient,
+  type RpcClientOptions,
+} from "@fop/kit/rpc/client";
 import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
 import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
@@ -22,8 +29,11 @@ import type { Clients } from "./routes/deps.ts";
 export type GatewayConfig = ConfigOf<typeof gatewayConfig>;
 
 export async function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}) {
+  // First: a production configuration naming FOP_ABLATE without FOP_BENCH fails here.
+  const ablation = ablatedLayers(config);
   const logger = opts.logger ?? createLogger({ service: "gateway", level: config.LOG_LEVEL });
-  const timeoutMs = config.RPC_TIMEOUT_MS;
+  const warning = ablationWarning(ablation);
+  if (warning) logger.warn(warning);
   const serviceUrls = {
     catalog: config.CATALOG_URL,
     audit: config.AUDIT_URL,
@@ -34,20 +44,19 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     notifications: config.NOTIFICATIONS_URL,
   };
   const credentials = componentCredentials(rpcKeys(config), "gateway");
+  const rpc: RpcClientOptions = { timeoutMs: config.RPC_TIMEOUT_MS, ...ablatedWire(ablation) };
   const clients: Clients = {
-    catalog: createRpcClient(CatalogService, serviceUrls.catalog, credentials, { timeoutMs }),
-    audit: createRpcClient(AuditService, serviceUrls.audit, credentials, { timeoutMs }),
-    picking: createRpcClient(PickingService, serviceUrls.picking, credentials, { timeoutMs }),
-    loadunits: createRpcClient(LoadUnitsService, serviceUrls.loadunits, credentials, { timeoutMs }),
-    carriers: createRpcClient(CarriersService, serviceUrls.carriers, credentials, { timeoutMs }),
-    returns: createRpcClient(ReturnsService, serviceUrls.returns, credentials, { timeoutMs }),
-    notifications: createRpcClient(NotificationsService, serviceUrls.notifications, credentials, {
-      timeoutMs,
-    }),
+    catalog: createRpcClient(CatalogService, serviceUrls.catalog, credentials, rpc),
+    audit: createRpcClient(AuditService, serviceUrls.audit, credentials, rpc),
+    picking: createRpcClient(PickingService, serviceUrls.picking, credentials, rpc),
+    loadunits: createRpcClient(LoadUnitsService, serviceUrls.loadunits, credentials, rpc),
+    carriers: createRpcClient(CarriersService, serviceUrls.carriers, credentials, rpc),
+    returns: createRpcClient(ReturnsService, serviceUrls.returns, credentials, rpc),
+    notifications: createRpcClient(NotificationsService, serviceUrls.notifications, credentials, rpc),
     notificationsLive: createStreamingRpcClient(NotificationsService, serviceUrls.notifications, credentials),
   };
   const health = Object.entries(serviceUrls).map(
-    ([name, url]) => [name, createRpcClient(Health, url, credentials, { timeoutMs: 1000 })] as const,
+    ([name, url]) => [name, createRpcClient(Health, url, credentials, { ...rpc, timeoutMs: 1000 })] as const,
   );
   /** Who resolves which entity's URNs (each owner implements LookupId). */
   const owners: Record<
@@ -64,6 +73,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
 
   return buildGateway({
     logger,
+    ablation,
     metrics: createMetrics("gateway"),
     clients,
     verify: await createVerifier({

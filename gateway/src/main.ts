@@ -1,3 +1,4 @@
+import { ablatedLayers } from "@fop/kit/ablation";
 import { loadConfig } from "@fop/kit/config";
 import { shutdownTracing } from "@fop/kit/otel";
 import { gatewayConfig } from "./config.ts";
@@ -6,6 +7,7 @@ import { createGateway } from "./gateway.ts";
 let config: ReturnType<typeof loadConfig<typeof gatewayConfig>>;
 try {
   config = loadConfig(gatewayConfig);
+  ablatedLayers(config); // FOP_ABLATE without FOP_BENCH=1: refused here, as a configuration error
 } catch (err) {
   console.error(`gateway: ${(err as Error).message}`);
   process.exit(2);

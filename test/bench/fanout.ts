@@ -28,14 +28,8 @@ import { connect } from "@nats-io/transport-node";
 import pg from "pg";
 import { parsePrometheusText } from "../support/prometheus.ts";
 import { type CpuProbe, cpuPerRequest, cpuSince, cpuSnapshot } from "./cpu.ts";
-import { type LoadGenMode, type LoadJob, type LoadStats, runLoad } from "./load.ts";
-import {
-  type ConsumerMode,
-  describeStats,
-  type FanoutSummary,
-  modeLabel,
-  summariseFanout,
-} from "./report.ts";
+import { describeLoad, type LoadGenMode, type LoadJob, type LoadStats, runLoad } from "./load.ts";
+import { type ConsumerMode, type FanoutSummary, modeLabel, summariseFanout } from "./report.ts";
 import type { FanoutScenario, Target } from "./scenarios.ts";
 import type { BenchSystem } from "./system.ts";
 
@@ -174,8 +168,8 @@ export async function runFanout(
     if (opts.warmupSec > 0) {
       const s = await runLoad(job(opts.warmupSec), opts.loadGenerator);
       if (s.completed === 0 || s.non2xx > 0 || s.errors > 0)
-        throw new Error(`${scenario.name}: warm-up failed: ${describeStats(s)}`);
-      log(`${scenario.name}: warm-up (all): ${describeStats(s)}`);
+        throw new Error(`${scenario.name}: warm-up failed: ${describeLoad(s)}`);
+      log(`${scenario.name}: warm-up (all): ${describeLoad(s)}`);
     }
     const plan = fanoutPlan(opts.rounds);
     for (const [i, mode] of plan.entries()) {
@@ -194,7 +188,7 @@ export async function runFanout(
         ? `; waiting for the switched-off consumers: ${JSON.stringify(await backlog(switched.flatMap((n) => consumers[n]!)))}`
         : "";
       log(
-        `${scenario.name}: run ${i + 1}/${plan.length} ${modeLabel(mode, scenario.kept)}: ${describeStats(s)}, ` +
+        `${scenario.name}: run ${i + 1}/${plan.length} ${modeLabel(mode, scenario.kept)}: ${describeLoad(s)}, ` +
           `CPU ${total} us/req${waiting}`,
       );
     }

@@ -22,6 +22,7 @@
  */
 import { Worker } from "node:worker_threads";
 import autocannon from "autocannon";
+import { type CpuProbe, cpuPerRequest, cpuSince, cpuSnapshot } from "./cpu.ts";
 import { Http1Pool, requestFormatter } from "./http1.ts";
 import {
   BadAnswer,
@@ -183,6 +184,25 @@ async function fireViews(job: LoadJob, build: ViewBuilder<unknown>): Promise<Loa
     ...(failure === undefined ? {} : { failure }),
   };
 }
+
+/**
+ * Runs `job` ({@link runLoad}) and fills in the CPU each process of `probe` spent per completed
+ * request meanwhile (microseconds, cpu.ts).
+ */
+export async function measureLoad(job: LoadJob, mode: LoadGenMode, probe: CpuProbe): Promise<LoadStats> {
+  const before = cpuSnapshot(probe);
+  const s = await runLoad(job, mode);
+  s.cpuUsPerRequest = cpuPerRequest(cpuSince(probe, before), s.completed);
+  return s;
+}
+
+/** One line about a run: rate, p50, p99 and, if any, what failed. */
+export const describeLoad = (s: LoadStats) =>
+  `${Math.round(s.reqPerSec)} req/s, p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms` +
+  (s.non2xx || s.errors
+    ? ` (non-2xx ${s.non2xx}, errors ${s.errors}: ${JSON.stringify(s.statusCodes)}` +
+      `${s.failure ? `; first: ${s.failure}` : ""})`
+    : "");
 
 /** Runs `job` in a fresh worker thread (default) or inline. */
 export function runLoad(job: LoadJob, mode: LoadGenMode): Promise<LoadStats> {

@@ -28,13 +28,6 @@ export interface ScenarioSummary {
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** One run in a log line: rate, p50, p99, and what failed. */
-export const describeStats = (s: LoadStats) =>
-  `${Math.round(s.reqPerSec)} req/s, p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms` +
-  (s.non2xx || s.errors
-    ? ` (non-2xx ${s.non2xx}, errors ${s.errors}: ${JSON.stringify(s.statusCodes)}` +
-      `${s.failure ? `; first: ${s.failure}` : ""})`
-    : "");
-
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   if (s.length === 0) return Number.NaN;

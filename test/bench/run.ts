@@ -30,6 +30,9 @@
  * `npm run bench -- --scale` (or BENCH_SCALE=1) measures only the pick job search, over a table grown
  * through BENCH_SCALE_SIZES (10000,1000000): the page time must stay flat (see runScale).
  *
+ * `npm run bench -- --ablation` (or BENCH_ABLATION=1) measures only what each layer of GET and POST
+ * pick job costs, each turned off in turn (ablation.ts); results/ablation.json.
+ *
  * `npm run bench -- --profile` (or BENCH_PROFILE=1) also writes a CPU profile per process under
  * test/bench/results/profiles/<time>/: each service's whole run (`--cpu-prof`), and the gateway's
  * (this process) during the last system round of each scenario; then prints the top self-time
@@ -43,17 +46,17 @@ import path from "node:path";
 import { env, loadConfig } from "@fop/kit/config";
 import { findOrStartNats, findOrStartPostgres } from "@fop/kit/infra";
 import { startTracing } from "@fop/kit/otel";
+import { runAblation } from "./ablation.ts";
 import { BASELINE_TENANT, startBaseline } from "./baseline.ts";
-import { type CpuProbe, cpuPerRequest, cpuSince, cpuSnapshot } from "./cpu.ts";
+import type { CpuProbe } from "./cpu.ts";
 import { type EventLatency, measureEventLatency } from "./event-latency.ts";
 import { runFanout } from "./fanout.ts";
-import { type LoadJob, type LoadStats, runLoad } from "./load.ts";
+import { describeLoad, type LoadJob, type LoadStats, measureLoad, runLoad } from "./load.ts";
 import { type MixedResult, runMixed } from "./mixed.ts";
 import { growPickJobs, seedPickJobs } from "./pickjob-seed.ts";
 import { InProcessProfiler, profileTables } from "./profile.ts";
 import {
   compareScenarios,
-  describeStats,
   type FanoutSummary,
   formatComparisons,
   formatFanout,
@@ -103,6 +106,8 @@ const PROFILE =
   process.env.BENCH_PROFILE === "true";
 /** `--scale`: only the pick job search, over growing tables (see {@link runScale}). */
 const SCALE = process.argv.includes("--scale") || process.env.BENCH_SCALE === "1";
+/** `--ablation`: what each layer costs, GET and POST pick job (ablation.ts). */
+const ABLATION = process.argv.includes("--ablation") || process.env.BENCH_ABLATION === "1";
 const PROFILE_DIR = PROFILE
   ? path.join(import.meta.dirname, "results/profiles", new Date().toISOString().replace(/[:.]/g, "-"))
   : undefined;
@@ -170,8 +175,8 @@ async function runScenario(
       const s = await runLoad(job(t, cfg.BENCH_WARMUP), cfg.BENCH_LOADGEN);
       // A target that fails its warm-up would only measure how fast it fails.
       if (s.completed === 0 || s.non2xx > 0 || s.errors > 0)
-        throw new Error(`${scenario.name}: warm-up of ${t} failed: ${describeStats(s)}`);
-      log(`${scenario.name}: warm-up ${t}: ${describeStats(s)}`);
+        throw new Error(`${scenario.name}: warm-up of ${t} failed: ${describeLoad(s)}`);
+      log(`${scenario.name}: warm-up ${t}: ${describeLoad(s)}`);
     }
   }
 
@@ -184,11 +189,11 @@ async function runScenario(
           ? new InProcessProfiler(path.join(PROFILE_DIR, `gateway-${scenario.name}.cpuprofile`))
           : undefined;
       await profiler?.start();
-      const before = cpuSnapshot(cpu(t));
-      const s = await runLoad(job(t, cfg.BENCH_DURATION), cfg.BENCH_LOADGEN).finally(() => profiler?.stop());
-      s.cpuUsPerRequest = cpuPerRequest(cpuSince(cpu(t), before), s.completed);
+      const s = await measureLoad(job(t, cfg.BENCH_DURATION), cfg.BENCH_LOADGEN, cpu(t)).finally(() =>
+        profiler?.stop(),
+      );
       rounds[t].push(s);
-      log(`${scenario.name}: round ${r}/${cfg.BENCH_ROUNDS} ${t}: ${describeStats(s)}`);
+      log(`${scenario.name}: round ${r}/${cfg.BENCH_ROUNDS} ${t}: ${describeLoad(s)}`);
     }
   }
   return summariseScenario(scenario.name, scenario.description, rounds);
@@ -222,11 +227,9 @@ async function runScale(cfg: BenchConfig, target: Target, cpu: CpuProbe): Promis
     if (cfg.BENCH_WARMUP > 0) await runLoad(job(cfg.BENCH_WARMUP), cfg.BENCH_LOADGEN);
     const rounds: LoadStats[] = [];
     for (let r = 1; r <= cfg.BENCH_ROUNDS; r++) {
-      const before = cpuSnapshot(cpu);
-      const st = await runLoad(job(cfg.BENCH_DURATION), cfg.BENCH_LOADGEN);
-      st.cpuUsPerRequest = cpuPerRequest(cpuSince(cpu, before), st.completed);
+      const st = await measureLoad(job(cfg.BENCH_DURATION), cfg.BENCH_LOADGEN, cpu);
       rounds.push(st);
-      log(`scale: ${jobs} jobs, round ${r}/${cfg.BENCH_ROUNDS}: ${describeStats(st)}`);
+      log(`scale: ${jobs} jobs, round ${r}/${cfg.BENCH_ROUNDS}: ${describeLoad(st)}`);
     }
     rows.push({ jobs, summary: summariseTarget(rounds) });
   }
@@ -263,9 +266,12 @@ async function main(): Promise<void> {
   const cfg = loadConfig(benchConfig);
   const { selected, mixed } = selectScenarios(cfg.BENCH_SCENARIOS);
 
-  // The gateway creates spans for every request: a real tracer provider, exporting nowhere.
-  const tracing = startTracing({ serviceName: "fop-bench" });
-  closers.push({ name: "tracing", close: tracing.shutdown });
+  // The gateway creates spans for every request: a real tracer provider, exporting nowhere. (With
+  // --ablation the gateway is a process of its own, tracing as deployed.)
+  if (!ABLATION) {
+    const tracing = startTracing({ serviceName: "fop-bench" });
+    closers.push({ name: "tracing", close: tracing.shutdown });
+  }
 
   const pg = await findOrStartPostgres({
     database: "fop_bench",
@@ -277,6 +283,24 @@ async function main(): Promise<void> {
 
   const nats = await findOrStartNats({ dataDir: path.join(REPO_ROOT, ".data/bench-nats"), log });
   closers.push({ name: "nats", close: nats.stop });
+  if (ABLATION) {
+    await runAblation(
+      {
+        durationSec: cfg.BENCH_DURATION,
+        warmupSec: cfg.BENCH_WARMUP,
+        connections: cfg.BENCH_CONNECTIONS,
+        pickJobs: cfg.BENCH_PICKJOBS,
+        seedSize: cfg.BENCH_SEED,
+        dbPoolMax: cfg.BENCH_DB_POOL,
+        loadGenerator: cfg.BENCH_LOADGEN,
+      },
+      { adminUrl: pg.url, natsUrl: nats.url },
+      closers,
+      path.join(import.meta.dirname, "results/ablation.json"),
+      log,
+    );
+    return;
+  }
   if (PROFILE_DIR) {
     mkdirSync(PROFILE_DIR, { recursive: true });
     log(`profiling: ${path.relative(process.cwd(), PROFILE_DIR)}`);

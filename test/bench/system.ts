@@ -1,7 +1,9 @@
 /**
  * The system under benchmark: the same boot as the system tests (support/boot.ts) — a fresh
- * database, every service and the gateway in this process on free ports, rate limiting off, logs
- * silent — with the benchmark's pool size.
+ * database, every service as a child process and the gateway (in this process, unless
+ * `gatewayChildProcess`) on free ports, rate limiting off, logs silent — with the benchmark's pool
+ * size. The ablation mode (ablation.ts) runs the gateway as a child process too, as deployed, with
+ * its own environment per configuration.
  */
 import { bootSystem, type System } from "../support/boot.ts";
 
@@ -17,7 +19,14 @@ export interface BenchSystem {
 
 export async function startBenchSystem(
   infra: { adminUrl: string; natsUrl: string },
-  opts: { dbPoolMax: number; profileDir?: string | undefined },
+  opts: {
+    dbPoolMax: number;
+    profileDir?: string | undefined;
+    /** The gateway as a child process (`gatewayProcess` of the system), with this environment. */
+    gatewayChildProcess?: { env: Record<string, string> };
+    /** Environment for every service on top of the benchmark's. */
+    serviceEnv?: Record<string, string>;
+  },
 ): Promise<BenchSystem> {
   const { profileDir } = opts;
   const system = await bootSystem(infra, {
@@ -27,7 +36,15 @@ export async function startBenchSystem(
     nodeArgs: profileDir
       ? (name) => ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
       : undefined,
-    serviceEnv: { DB_POOL_MAX: String(opts.dbPoolMax), LOG_LEVEL: "silent" },
+    serviceEnv: { DB_POOL_MAX: String(opts.dbPoolMax), LOG_LEVEL: "silent", ...opts.serviceEnv },
+    ...(opts.gatewayChildProcess
+      ? {
+          gatewayChildProcess: true,
+          gatewayEnv: opts.gatewayChildProcess.env,
+          // Its log lines (the access log at info) would flood the terminal: they go to /dev/null.
+          gatewayStdout: "ignore" as const,
+        }
+      : {}),
   });
   return {
     baseUrl: system.baseUrl,

@@ -136,6 +136,11 @@ export interface System {
    * only (e.g. EVENT_CONSUMERS=off).
    */
   restartService(name: ServiceName, env?: Record<string, string>): Promise<void>;
+  /**
+   * Present with `gatewayChildProcess`: the gateway's process id, and a restart (stop, then start
+   * on the same port with `env` added to its configuration from now on, ready when it resolves).
+   */
+  gatewayProcess?: { readonly pid: number | undefined; restart(env?: Record<string, string>): Promise<void> };
   /** Present with `gatewayReplicas`. */
   gateways?: GatewayReplicas | undefined;
   close(): Promise<void>;
@@ -152,8 +157,13 @@ export interface SystemOptions {
    * `gateways` replaces processes (a rolling update).
    */
   gatewayReplicas?: number;
-  /** Gateway configuration (and, for a gateway child process, its environment: OTEL_* ...). */
+  /**
+   * Gateway configuration (and, for a gateway child process, its environment: OTEL_* ...; there
+   * its LOG_LEVEL is this one's, else TEST_LOG_LEVEL's, else warn).
+   */
   gatewayEnv?: Record<string, string>;
+  /** A gateway child process's stdout (its JSON log lines): shown (default), or discarded. */
+  gatewayStdout?: "inherit" | "ignore";
   /** Environment for every service (e.g. OUTBOX_POLL_MS). */
   serviceEnv?: Record<string, string>;
   /** NATS to use (default: the suite's). */
@@ -196,7 +206,9 @@ export async function bootSystem(
       `services/${name}/src/main.ts`,
       { ...configs[name], ...env },
       `${adminUrl}/readyz`,
-      opts.nodeArgs?.(name),
+      {
+        nodeArgs: opts.nodeArgs?.(name),
+      },
     );
     children.set(name, child.process);
     services[name] = {
@@ -277,6 +289,9 @@ export async function bootSystem(
   let baseUrl: string;
   let closeGateway: () => Promise<void>;
   let gateways: GatewayReplicas | undefined;
+  let gatewayProcess: System["gatewayProcess"];
+  /** How a gateway child process is started (its LOG_LEVEL: the caller's, else as the services'). */
+  const gatewayChild = { logLevel: opts.gatewayEnv?.LOG_LEVEL, stdout: opts.gatewayStdout };
   if (opts.gatewayReplicas) {
     const proxy = await startEndpointsProxy();
     // Running gateway processes (oldest first) and how to stop each.
@@ -284,7 +299,12 @@ export async function bootSystem(
     const start = async (): Promise<GatewayProcess> => {
       const port = String(await freePort());
       const url = `http://127.0.0.1:${port}`;
-      const child = spawnMain("gateway/src/main.ts", { ...gatewayVars, PORT: port }, `${url}/readyz`);
+      const child = spawnMain(
+        "gateway/src/main.ts",
+        { ...gatewayVars, PORT: port },
+        `${url}/readyz`,
+        gatewayChild,
+      );
       const gateway: GatewayProcess = {
         url,
         pid: child.process.pid,
@@ -320,10 +340,29 @@ export async function bootSystem(
     };
   } else if (opts.gatewayChildProcess) {
     gatewayVars.PORT = String(await freePort());
-    baseUrl = `http://127.0.0.1:${gatewayVars.PORT}`;
-    const child = spawnMain("gateway/src/main.ts", gatewayVars, `${baseUrl}/readyz`);
-    closeGateway = child.close;
-    await child.ready;
+    const url = `http://127.0.0.1:${gatewayVars.PORT}`;
+    baseUrl = url;
+    const start = async () => {
+      const child = spawnMain("gateway/src/main.ts", gatewayVars, `${url}/readyz`, {
+        ...gatewayChild,
+        logLevel: gatewayVars.LOG_LEVEL,
+      });
+      closeGateway = child.close;
+      pid = child.process.pid;
+      await child.ready;
+    };
+    let pid: number | undefined;
+    await start();
+    gatewayProcess = {
+      get pid() {
+        return pid;
+      },
+      restart: async (env = {}) => {
+        await closeGateway();
+        Object.assign(gatewayVars, env);
+        await start();
+      },
+    };
   } else {
     const gateway = await createGateway(loadConfig(gatewayConfig, gatewayVars), { logger });
     await gateway.listen({ host: "127.0.0.1", port: 0 });
@@ -387,6 +426,7 @@ export async function bootSystem(
     },
     restartService: (name, env) => boot(name, env),
     gateways,
+    gatewayProcess,
     close: async () => {
       await closeGateway();
       for (const name of Object.keys(services) as ServiceName[]) await services[name].close();
@@ -412,7 +452,13 @@ function spawnMain(
   main: string,
   env: Record<string, string>,
   readyUrl: string,
-  nodeArgs: string[] = [],
+  opts: {
+    nodeArgs?: string[] | undefined;
+    /** Its LOG_LEVEL (default: TEST_LOG_LEVEL, else warn). */
+    logLevel?: string | undefined;
+    /** Its stdout: shown (default) or discarded. */
+    stdout?: "inherit" | "ignore" | undefined;
+  } = {},
 ): {
   process: ChildProcess;
   ready: Promise<void>;
@@ -421,10 +467,16 @@ function spawnMain(
 } {
   const child = spawn(
     process.execPath,
-    ["--conditions=source", ...nodeArgs, "--import", "@fop/kit/otel-register", path.join(REPO_ROOT, main)],
+    [
+      "--conditions=source",
+      ...(opts.nodeArgs ?? []),
+      "--import",
+      "@fop/kit/otel-register",
+      path.join(REPO_ROOT, main),
+    ],
     {
-      env: { ...process.env, ...env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "warn" },
-      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, ...env, LOG_LEVEL: opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "warn" },
+      stdio: ["ignore", opts.stdout ?? "inherit", "inherit"],
     },
   );
   const exited = new Promise<ProcessExit>((resolve) =>

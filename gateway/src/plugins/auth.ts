@@ -6,16 +6,26 @@
  * that matched no route needs none: it gets its 404 either way.
  */
 import { AppError } from "@fop/kit/errors";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Principal } from "../auth.ts";
 import { parseClientApp } from "../client-agent.ts";
 import { permissionDenied } from "../permissions.ts";
 import { requestSpan } from "./tracing.ts";
 import "./types.ts";
 
-export function installAuth(app: FastifyInstance, verify: (token: string) => Promise<Principal>): void {
+export function installAuth(
+  app: FastifyInstance,
+  verify: (token: string) => Promise<Principal>,
+  opts: {
+    /**
+     * Benchmarks only (FOP_ABLATE=auth): the first request's token is verified as always, and its
+     * context then serves every later request without looking at its header.
+     */
+    ablated?: boolean;
+  } = {},
+): void {
   app.decorateRequest("ctx", undefined as never);
-  app.addHook("onRequest", async (req) => {
+  const authenticate = async (req: FastifyRequest) => {
     const route = req.routeOptions.url;
     const config = req.routeOptions.config;
     if (route === undefined || config.auth === false) return;
@@ -46,5 +56,18 @@ export function installAuth(app: FastifyInstance, verify: (token: string) => Pro
     };
     const missing = (config.permissions ?? []).filter((perm) => !p.permissions.includes(perm));
     if (missing.length > 0) throw permissionDenied(missing);
+  };
+  if (!opts.ablated) {
+    app.addHook("onRequest", authenticate);
+    return;
+  }
+  let fixed: FastifyRequest["ctx"] | undefined;
+  app.addHook("onRequest", async (req) => {
+    if (fixed) {
+      req.ctx = fixed;
+      return;
+    }
+    await authenticate(req);
+    fixed = req.ctx;
   });
 }

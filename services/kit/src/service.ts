@@ -6,6 +6,7 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { EntitySchema, MigrationObject } from "@mikro-orm/postgresql";
 import type { FastifyInstance } from "fastify";
+import { ablatedLayers, ablationConfig, ablationWarning } from "./ablation.ts";
 import { type ConfigOf, type ConfigSchema, env, loadConfig } from "./config.ts";
 import { initOrm, migrate } from "./db/orm.ts";
 import { createSqlPool, type SqlPool } from "./db/sql.ts";
@@ -74,6 +75,8 @@ export const baseServiceConfig = (name: ServiceName) => ({
     "secret that signs search cursors (every replica the same; unset: a random one per process)",
   ),
   ...rpcAuthConfig,
+  /** Benchmarks only: layers turned off (refused without FOP_BENCH=1, see ablation.ts). */
+  ...ablationConfig,
 });
 export type BaseServiceConfig = ConfigOf<ReturnType<typeof baseServiceConfig>>;
 
@@ -171,7 +174,11 @@ export async function startService<D, S extends ConfigSchema>(
   config: BaseServiceConfig & ConfigOf<S>,
   opts: { logger?: Logger } = {},
 ): Promise<RunningService<D>> {
+  // First: a production configuration naming FOP_ABLATE without FOP_BENCH fails here.
+  const ablation = ablatedLayers(config);
   const logger = opts.logger ?? createLogger({ service: mod.name, level: config.LOG_LEVEL });
+  const warning = ablationWarning(ablation);
+  if (warning) logger.warn(warning);
   if (config.MIGRATE_ON_START) {
     const applied = await migrateService(mod as ServiceModule<unknown>, config.DATABASE_URL);
     if (applied.length) logger.info({ applied }, "migrations applied");
@@ -218,7 +225,11 @@ export async function startService<D, S extends ConfigSchema>(
   const ready = async () =>
     !draining && (await db.query({ text: "select 1", params: [], prepare: true })).length === 1;
   const rt = { service: mod.name, logger, metrics: base.metrics, ready, verify: rpcTokenVerifier(keys) };
-  const rpc = await buildRpcServer(rt, mod.routes(deps));
+  // With FOP_ABLATE: the gateway may call over HTTP/1.1 or with the JSON codec (ablation.ts).
+  const rpc = await buildRpcServer(rt, mod.routes(deps), {
+    http1: ablation.has("rpc-http2"),
+    json: ablation.has("rpc-protobuf"),
+  });
   // Created (not started) before the admin server, which replays the consumers' dead letters.
   const own = mod.workers?.(deps, base, config) ?? [];
   const consumers = own.filter(isEventConsumer);
@@ -288,6 +299,7 @@ export async function runMain<D, S extends ConfigSchema>(mod: ServiceModule<D, S
   let config: BaseServiceConfig & ConfigOf<S>;
   try {
     config = loadServiceConfig(mod);
+    ablatedLayers(config); // FOP_ABLATE without FOP_BENCH=1: refused here, as a configuration error
   } catch (err) {
     console.error(`${mod.name}: ${(err as Error).message}`);
     process.exit(2);

@@ -1,11 +1,12 @@
 import type { DescService } from "@bufbuild/protobuf";
 import { type CallOptions, type Client, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import type { Ablation } from "../ablation.ts";
 import { contextToHeaders, type RequestContext } from "../context.ts";
 import { DEADLINE_HEADER, outgoingDeadline } from "../deadline.ts";
 import { injectTraceHeaders, otelContext, otelTrace, SpanKind, SpanStatusCode, tracer } from "../otel.ts";
 import { bearerInterceptor, type RpcCredentials } from "./auth.ts";
-import { createH2Transport } from "./connect-h2.ts";
+import { createH2Transport, createHttp1Transport, type RpcCodec } from "./connect-h2.ts";
 
 /** Client span per call; its context travels as traceparent. */
 const clientTraceInterceptor: Interceptor = (next) => async (req) => {
@@ -47,6 +48,21 @@ export interface RpcClientOptions {
   timeoutMs?: number;
   /** How long a call the service never received is tried again (connect-h2.ts; default 10000). */
   reconnectWindowMs?: number;
+  /** Benchmarks only ({@link ablatedWire}): "1.1" calls over keep-alive HTTP/1.1 instead of HTTP/2. */
+  httpVersion?: "2" | "1.1";
+  /** Benchmarks only ({@link ablatedWire}): "json" is the Connect JSON codec instead of protobuf. */
+  codec?: RpcCodec;
+}
+
+/**
+ * The wire of a process's RPC clients with FOP_ABLATE (ablation.ts): HTTP/1.1 for `rpc-http2`,
+ * JSON for `rpc-protobuf`; nothing (HTTP/2, protobuf) otherwise.
+ */
+export function ablatedWire(ablation: Ablation): Pick<RpcClientOptions, "httpVersion" | "codec"> {
+  return {
+    ...(ablation.has("rpc-http2") ? { httpVersion: "1.1" as const } : {}),
+    ...(ablation.has("rpc-protobuf") ? { codec: "json" as const } : {}),
+  };
 }
 
 /**
@@ -64,12 +80,13 @@ export function createRpcClient<T extends DescService>(
   credentials: RpcCredentials,
   opts: RpcClientOptions = {},
 ): Client<T> {
-  const transport = createH2Transport({
+  const transport = (opts.httpVersion === "1.1" ? createHttp1Transport : createH2Transport)({
     baseUrl,
     interceptors: [clientTraceInterceptor, deadlineInterceptor, bearerInterceptor(credentials)],
     defaultTimeoutMs: opts.timeoutMs ?? 10_000,
     idleTimeoutMs: 5 * 60_000,
     ...(opts.reconnectWindowMs === undefined ? {} : { reconnectWindowMs: opts.reconnectWindowMs }),
+    ...(opts.codec === undefined ? {} : { codec: opts.codec }),
   });
   return createClient(service, transport);
 }

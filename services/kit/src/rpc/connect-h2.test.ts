@@ -332,3 +332,123 @@ describe("unary Connect calls over h2c", () => {
     expect(contextFromHeaders(h, "").tenant).toBe("t1");
   });
 });
+
+describe("benchmarks only (FOP_ABLATE): calls over HTTP/1.1 and in the Connect JSON codec", () => {
+  let bench: RpcServer;
+  let base: string;
+  /** How each call arrived: "fast" (the lean path's headers) or "full" (connect-node's handler). */
+  const paths: string[] = [];
+
+  beforeAll(async () => {
+    bench = await buildRpcServer(
+      rt,
+      (router) =>
+        router.service(CatalogService, {
+          async getCategory(req, hctx) {
+            paths.push(hctx.requestHeader instanceof CallHeaders ? "fast" : "full");
+            return {
+              category: {
+                id: req.id,
+                version: 7n,
+                documentJson: new TextEncoder().encode(`{"tenant":"${requestContext(hctx).tenant}"}`),
+              },
+            };
+          },
+          async lookupId(req) {
+            await new Promise((r) => setTimeout(r, Number(req.value)));
+            return { id: "late" };
+          },
+          async listCategories() {
+            throw new AppError("not_found", { code: "NOPE", description: "nothing here" });
+          },
+        }),
+      { http1: true, json: true },
+    );
+    await bench.listen({ host: "127.0.0.1", port: 0 });
+    base = `http://127.0.0.1:${rpcPort(bench)}`;
+  });
+  afterAll(() => bench?.close());
+
+  const wires = [
+    { httpVersion: "2", codec: "proto" },
+    { httpVersion: "2", codec: "json" },
+    { httpVersion: "1.1", codec: "proto" },
+    { httpVersion: "1.1", codec: "json" },
+  ] as const;
+
+  it("the kit's client makes the same calls on every wire, answered by the fast path", async () => {
+    for (const wire of wires) {
+      const name = `HTTP/${wire.httpVersion} ${wire.codec}`;
+      const lean = createRpcClient(CatalogService, base, testCredentials, wire);
+      paths.length = 0;
+      const res = await Promise.all(["a", "b", "c"].map((id) => lean.getCategory({ id }, callOptions(ctx))));
+      expect(
+        res.map((r) => [r.category?.id, r.category?.version]),
+        name,
+      ).toEqual([
+        ["a", 7n],
+        ["b", 7n],
+        ["c", 7n],
+      ]);
+      expect(new TextDecoder().decode(res[0]!.category!.documentJson), name).toBe('{"tenant":"t1"}');
+      expect(paths, name).toEqual(["fast", "fast", "fast"]);
+      const err = ConnectError.from(await lean.listCategories({}, callOptions(ctx)).catch((e) => e));
+      expect(err.code, name).toBe(Code.NotFound);
+      expect(err.findDetails(ErrorDetailSchema)[0]?.code, name).toBe("NOPE");
+      // At its deadline the call ends: the client gives up (DeadlineExceeded) or the service, whose
+      // clock started the same moment, says so first (Unavailable, deadline.ts).
+      const slow = createRpcClient(CatalogService, base, testCredentials, { ...wire, timeoutMs: 50 });
+      const started = Date.now();
+      const late = ConnectError.from(
+        await slow.lookupId({ entity: "x", field: "y", value: "1000" }, callOptions(ctx)).catch((e) => e),
+      );
+      expect([Code.DeadlineExceeded, Code.Unavailable], name).toContain(late.code);
+      expect(Date.now() - started, name).toBeLessThan(500);
+    }
+  });
+
+  it("the port still answers HTTP/2 callers of every protocol, and HTTP/1.1 ones of connect-node", async () => {
+    const others: [string, Transport][] = [
+      ["gRPC", createGrpcTransport({ baseUrl: base, interceptors: auth })],
+      [
+        "Connect JSON, connect-node HTTP/1.1",
+        createConnectTransport({ baseUrl: base, httpVersion: "1.1", interceptors: auth }),
+      ],
+      [
+        "gRPC-web, connect-node HTTP/1.1",
+        createGrpcWebTransport({ baseUrl: base, httpVersion: "1.1", interceptors: auth }),
+      ],
+    ];
+    for (const [name, t] of others) {
+      const c = createClient(CatalogService, t);
+      expect((await c.getCategory({ id: "o" }, callOptions(ctx))).category?.id, name).toBe("o");
+    }
+  });
+
+  it("without the switches a server answers Connect JSON on connect-node's handler and refuses HTTP/1.1", async () => {
+    const plain = await buildRpcServer(rt, (router) =>
+      router.service(CatalogService, {
+        async getCategory(req, hctx) {
+          paths.push(hctx.requestHeader instanceof CallHeaders ? "fast" : "full");
+          return { category: { id: req.id } };
+        },
+      }),
+    );
+    await plain.listen({ host: "127.0.0.1", port: 0 });
+    const at = `http://127.0.0.1:${rpcPort(plain)}`;
+    try {
+      paths.length = 0;
+      const json = createRpcClient(CatalogService, at, testCredentials, { codec: "json" });
+      expect((await json.getCategory({ id: "j" }, callOptions(ctx))).category?.id).toBe("j");
+      expect(paths).toEqual(["full"]);
+      const h1 = createRpcClient(CatalogService, at, testCredentials, {
+        httpVersion: "1.1",
+        reconnectWindowMs: 0,
+      });
+      const err = ConnectError.from(await h1.getCategory({ id: "x" }, callOptions(ctx)).catch((e) => e));
+      expect(err.code).toBe(Code.Unavailable);
+    } finally {
+      await plain.close();
+    }
+  });
+});

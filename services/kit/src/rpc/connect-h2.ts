@@ -19,7 +19,13 @@
  *   compressed, streaming) goes to connect-node's full handler, so all protocols keep working.
  *
  * Both follow https://connectrpc.com/docs/protocol (unary request/response, error JSON, timeouts).
+ *
+ * Benchmarks only (FOP_ABLATE, ../ablation.ts), to measure what the transport and the codec cost:
+ * {@link createHttp1Transport} makes the same calls over keep-alive HTTP/1.1 connections, and both
+ * transports (and the fast path, with `json`) can use the Connect JSON codec instead of protobuf.
  */
+import type { EventEmitter } from "node:events";
+import http from "node:http";
 import http2 from "node:http2";
 import {
   create,
@@ -27,8 +33,10 @@ import {
   type DescMethodUnary,
   type DescService,
   fromBinary,
+  fromJsonString,
   type MessageInitShape,
   toBinary,
+  toJsonString,
 } from "@bufbuild/protobuf";
 import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
 import {
@@ -52,6 +60,7 @@ import {
 } from "@connectrpc/connect/protocol-connect";
 
 const PROTO = "application/proto";
+const JSON_TYPE = "application/json";
 
 type HeadersInit = ConstructorParameters<typeof Headers>[0];
 type UnaryFn = (req: UnaryRequest) => Promise<UnaryResponse>;
@@ -73,6 +82,35 @@ const {
   NGHTTP2_REFUSED_STREAM,
 } = http2.constants;
 
+// --- codecs ---------------------------------------------------------------------------------------
+
+/** How a call's messages are written on the wire: its Content-Type and the (de)serializers. */
+interface Codec {
+  readonly type: string;
+  encode(schema: DescMessage, message: UnaryRequest["message"]): Uint8Array;
+  decode(schema: DescMessage, bytes: Uint8Array): UnaryRequest["message"];
+}
+
+const utf8 = new TextDecoder();
+
+/** The wire format of a call: binary protobuf (what every component sends), or the Connect JSON codec. */
+export type RpcCodec = "proto" | "json";
+
+const CODECS: Record<RpcCodec, Codec> = {
+  proto: {
+    type: PROTO,
+    encode: (schema, message) => toBinary(schema, message),
+    decode: (schema, bytes) => fromBinary(schema, bytes),
+  },
+  // Benchmarks only (FOP_ABLATE=rpc-protobuf): the protocol's JSON codec. Unknown fields are
+  // ignored when reading, as Connect's own JSON codec does by default.
+  json: {
+    type: JSON_TYPE,
+    encode: (schema, message) => Buffer.from(toJsonString(schema, message)),
+    decode: (schema, bytes) => fromJsonString(schema, utf8.decode(bytes), { ignoreUnknownFields: true }),
+  },
+};
+
 // --- client ---------------------------------------------------------------------------------------
 
 export interface H2TransportOptions {
@@ -80,7 +118,7 @@ export interface H2TransportOptions {
   interceptors?: Interceptor[];
   /** Deadline of a call that names none. */
   defaultTimeoutMs?: number;
-  /** An idle session is closed after this long (a new call opens a new one). */
+  /** An idle session (connection) is closed after this long (a new call opens a new one). */
   idleTimeoutMs?: number;
   /**
    * How long a call whose request provably never reached the service (no connection could be made;
@@ -90,6 +128,8 @@ export interface H2TransportOptions {
    * on a busy machine (default 10000, the clients' default deadline; 0: never).
    */
   reconnectWindowMs?: number;
+  /** Binary protobuf (default) or, for benchmarks only, the Connect JSON codec. */
+  codec?: RpcCodec;
 }
 
 /**
@@ -128,6 +168,107 @@ const pause = (ms: number, signal: AbortSignal) =>
 /** A response body of at most this many bytes (the services' own request limit). */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
+/** One unary exchange on the wire; rejects with a ConnectError ({@link undelivered} when no response came). */
+type Exchange = (req: UnaryRequest, timeoutMs: number | undefined) => Promise<UnaryResponse>;
+
+/**
+ * The timer and abort listener of one exchange. `fail` rejects the call once (after `cancel`,
+ * which abandons its stream or request); `succeed` resolves it once; both clear the timer and
+ * the listener. `started` is false when the call's signal had already aborted (then it failed).
+ */
+function guardCall(
+  req: UnaryRequest,
+  timeoutMs: number | undefined,
+  cancel: () => void,
+  resolve: (r: UnaryResponse) => void,
+  reject: (e: unknown) => void,
+) {
+  let settled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const end = () => {
+    settled = true;
+    clearTimeout(timer);
+    req.signal.removeEventListener("abort", onAbort);
+  };
+  const fail = (e: ConnectError) => {
+    if (settled) return;
+    end();
+    cancel();
+    reject(e);
+  };
+  const onAbort = () => fail(ConnectError.from(req.signal.reason, Code.Canceled));
+  const guard = {
+    fail,
+    succeed: (r: UnaryResponse) => {
+      if (settled) return;
+      end();
+      resolve(r);
+    },
+    get settled() {
+      return settled;
+    },
+    started: true,
+  };
+  if (req.signal.aborted) {
+    onAbort();
+    guard.started = false;
+    return guard;
+  }
+  req.signal.addEventListener("abort", onAbort);
+  if (timeoutMs !== undefined) {
+    timer = setTimeout(() => fail(new ConnectError("deadline exceeded", Code.DeadlineExceeded)), timeoutMs);
+  }
+  return guard;
+}
+
+/** The request headers of a call: the protocol's, the interceptors' and the call's timeout. */
+function requestHeaders(
+  req: UnaryRequest,
+  codec: Codec,
+  body: Uint8Array,
+  timeoutMs: number | undefined,
+  headers: http2.OutgoingHttpHeaders,
+): http2.OutgoingHttpHeaders {
+  headers[HTTP2_HEADER_CONTENT_TYPE] = codec.type;
+  headers[HTTP2_HEADER_CONTENT_LENGTH] = body.byteLength;
+  headers["connect-protocol-version"] = "1";
+  req.header.forEach((value, key) => {
+    headers[key] = value;
+  });
+  if (timeoutMs !== undefined) headers["connect-timeout-ms"] = String(Math.max(1, Math.ceil(timeoutMs)));
+  return headers;
+}
+
+/** The call's outcome from a whole response: its message, or the ConnectError it carries. */
+function responseOf(
+  req: UnaryRequest,
+  codec: Codec,
+  status: number,
+  responseHeaders: http2.IncomingHttpHeaders | http.IncomingHttpHeaders,
+  bytes: Uint8Array,
+): UnaryResponse | ConnectError {
+  const header = callHeaders(responseHeaders);
+  if (status !== 200)
+    return errorFromJsonBytes(bytes, header, new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status)));
+  const type = responseHeaders[HTTP2_HEADER_CONTENT_TYPE];
+  if (type !== codec.type)
+    return new ConnectError(`unexpected response content type ${String(type)}`, Code.Internal);
+  let message: UnaryResponse["message"];
+  try {
+    message = codec.decode(req.method.output, bytes);
+  } catch (err) {
+    return new ConnectError(`cannot decode the response: ${(err as Error).message}`, Code.Internal);
+  }
+  return {
+    stream: false,
+    service: req.service,
+    method: req.method,
+    header,
+    trailer: callHeaders(),
+    message,
+  };
+}
+
 /**
  * Connect `Transport` for unary binary calls over one HTTP/2 session per base URL.
  *
@@ -147,7 +288,7 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
   const base = new URL(opts.baseUrl);
   const authority = base.origin;
   const prefix = base.pathname.replace(/\/$/, "");
-  const reconnectWindowMs = opts.reconnectWindowMs ?? 10_000;
+  const codec = CODECS[opts.codec ?? "proto"];
   let session: http2.ClientHttp2Session | undefined;
   /** Sessions whose connection was established (a stream on any other never left this process). */
   const connected = new WeakSet<http2.ClientHttp2Session>();
@@ -169,21 +310,13 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
     return s;
   };
 
-  /** One unary exchange on the wire; rejects with a ConnectError. */
-  const exchange = (req: UnaryRequest, timeoutMs: number | undefined): Promise<UnaryResponse> =>
+  const exchange: Exchange = (req, timeoutMs) =>
     new Promise((resolve, reject) => {
-      const body = toBinary(req.method.input, req.message);
-      const headers: http2.OutgoingHttpHeaders = {
+      const body = codec.encode(req.method.input, req.message);
+      const headers = requestHeaders(req, codec, body, timeoutMs, {
         [HTTP2_HEADER_METHOD]: "POST",
         [HTTP2_HEADER_PATH]: `${prefix}/${req.service.typeName}/${req.method.name}`,
-        [HTTP2_HEADER_CONTENT_TYPE]: PROTO,
-        [HTTP2_HEADER_CONTENT_LENGTH]: body.byteLength,
-        "connect-protocol-version": "1",
-      };
-      req.header.forEach((value, key) => {
-        headers[key] = value;
       });
-      if (timeoutMs !== undefined) headers["connect-timeout-ms"] = String(Math.max(1, Math.ceil(timeoutMs)));
       let stream: http2.ClientHttp2Stream;
       let on: http2.ClientHttp2Session;
       try {
@@ -206,25 +339,16 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
           stream.rstCode === NGHTTP2_REFUSED_STREAM || !connected.has(on) ? "unsent" : "lost",
         );
       };
-      let settled = false;
-      let timer: NodeJS.Timeout | undefined;
-      const fail = (e: ConnectError) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        req.signal.removeEventListener("abort", onAbort);
-        if (!stream.closed) stream.close(NGHTTP2_CANCEL);
-        reject(e);
-      };
-      const onAbort = () => fail(ConnectError.from(req.signal.reason, Code.Canceled));
-      if (req.signal.aborted) return onAbort();
-      req.signal.addEventListener("abort", onAbort);
-      if (timeoutMs !== undefined) {
-        timer = setTimeout(
-          () => fail(new ConnectError("deadline exceeded", Code.DeadlineExceeded)),
-          timeoutMs,
-        );
-      }
+      const call = guardCall(
+        req,
+        timeoutMs,
+        () => {
+          if (!stream.closed) stream.close(NGHTTP2_CANCEL);
+        },
+        resolve,
+        reject,
+      );
+      if (!call.started) return;
       let status = 0;
       let responseHeaders: http2.IncomingHttpHeaders = {};
       const chunks: Buffer[] = [];
@@ -235,50 +359,109 @@ export function createH2Transport(opts: H2TransportOptions): Transport {
       });
       stream.on("data", (c: Buffer) => {
         size += c.length;
-        if (size > MAX_RESPONSE_BYTES) fail(new ConnectError("response too large", Code.ResourceExhausted));
+        if (size > MAX_RESPONSE_BYTES)
+          call.fail(new ConnectError("response too large", Code.ResourceExhausted));
         else chunks.push(c);
       });
       stream.on("error", (err) =>
-        fail(status === 0 ? broke(err.message) : new ConnectError(err.message, Code.Unavailable)),
+        call.fail(status === 0 ? broke(err.message) : new ConnectError(err.message, Code.Unavailable)),
       );
       stream.on("close", () => {
-        if (settled) return;
-        if (status === 0) return fail(broke("the stream closed without a response"));
+        if (call.settled) return;
+        if (status === 0) return call.fail(broke("the stream closed without a response"));
         const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-        const header = callHeaders(responseHeaders);
-        if (status !== 200) {
-          return fail(
-            errorFromJsonBytes(bytes, header, new ConnectError(`HTTP ${status}`, codeFromHttpStatus(status))),
-          );
-        }
-        const type = responseHeaders[HTTP2_HEADER_CONTENT_TYPE];
-        if (type !== PROTO) {
-          return fail(new ConnectError(`unexpected response content type ${String(type)}`, Code.Internal));
-        }
-        let message: UnaryResponse["message"];
-        try {
-          message = fromBinary(req.method.output, bytes);
-        } catch (err) {
-          return fail(
-            new ConnectError(`cannot decode the response: ${(err as Error).message}`, Code.Internal),
-          );
-        }
-        settled = true;
-        clearTimeout(timer);
-        req.signal.removeEventListener("abort", onAbort);
-        resolve({
-          stream: false,
-          service: req.service,
-          method: req.method,
-          header,
-          trailer: callHeaders(),
-          message,
-        });
+        const out = responseOf(req, codec, status, responseHeaders, bytes);
+        if (out instanceof ConnectError) call.fail(out);
+        else call.succeed(out);
       });
       stream.end(body);
     });
 
-  /** The exchange, sent again after a failure before any response when that is safe (see above). */
+  return unaryTransport(exchange, opts);
+}
+
+/**
+ * BENCHMARKS ONLY (FOP_ABLATE=rpc-http2, ablation.ts): the same unary Connect calls as
+ * {@link createH2Transport}, over keep-alive HTTP/1.1 connections (node:http's Agent: one call at
+ * a time per connection, as many connections as calls in flight), against a service that accepts
+ * HTTP/1.1 on its RPC port (server.ts, with the same switch). Sent again as there: a call whose
+ * connection could not be made is unsent; one whose connection broke after it was written, lost.
+ */
+export function createHttp1Transport(opts: H2TransportOptions): Transport {
+  const base = new URL(opts.baseUrl);
+  const prefix = base.pathname.replace(/\/$/, "");
+  const codec = CODECS[opts.codec ?? "proto"];
+  const agent = new http.Agent({
+    keepAlive: true,
+    scheduling: "lifo",
+    timeout: opts.idleTimeoutMs ?? 5 * 60_000,
+  });
+
+  const exchange: Exchange = (req, timeoutMs) =>
+    new Promise((resolve, reject) => {
+      const body = codec.encode(req.method.input, req.message);
+      const headers = requestHeaders(req, codec, body, timeoutMs, {});
+      let request: http.ClientRequest;
+      try {
+        request = http.request({
+          host: base.hostname,
+          port: base.port,
+          path: `${prefix}/${req.service.typeName}/${req.method.name}`,
+          method: "POST",
+          headers,
+          agent,
+        });
+      } catch (err) {
+        reject(undelivered(String((err as Error).message), "unsent"));
+        return;
+      }
+      /** Whether the request's connection was made (a reused one was). */
+      let reached = false;
+      request.once("socket", (socket) => {
+        if (request.reusedSocket || !socket.connecting) reached = true;
+        else socket.once("connect", () => (reached = true));
+      });
+      const call = guardCall(req, timeoutMs, () => request.destroy(), resolve, reject);
+      if (!call.started) return;
+      let responded = false;
+      request.on("error", (err) => {
+        if (!responded) call.fail(undelivered(err.message, reached ? "lost" : "unsent"));
+      });
+      request.on("response", (res) => {
+        responded = true;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_RESPONSE_BYTES)
+            call.fail(new ConnectError("response too large", Code.ResourceExhausted));
+          else chunks.push(c);
+        });
+        res.on("error", (err) => call.fail(new ConnectError(err.message, Code.Unavailable)));
+        res.on("end", () => {
+          if (call.settled) return;
+          const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+          const out = responseOf(req, codec, res.statusCode ?? 0, res.headers, bytes);
+          if (out instanceof ConnectError) call.fail(out);
+          else call.succeed(out);
+        });
+      });
+      request.end(body);
+    });
+
+  return unaryTransport(exchange, opts);
+}
+
+/**
+ * A Connect `Transport` of unary calls made by `exchange`, sent again after a failure before any
+ * response when that is safe (see {@link createH2Transport}), with `opts.interceptors` around.
+ */
+function unaryTransport(exchange: Exchange, opts: H2TransportOptions): Transport {
+  const base = new URL(opts.baseUrl);
+  const authority = base.origin;
+  const prefix = base.pathname.replace(/\/$/, "");
+  const reconnectWindowMs = opts.reconnectWindowMs ?? 10_000;
+
   const send = async (req: UnaryRequest, timeoutMs: number | undefined): Promise<UnaryResponse> => {
     const start = Date.now();
     const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : start + timeoutMs;
@@ -494,7 +677,16 @@ export interface FastPathOptions {
   bodyLimit: number;
   /** Aborted when the server shuts down. */
   shutdownSignal?: AbortSignal;
+  /** Benchmarks only (FOP_ABLATE=rpc-protobuf): unary Connect JSON calls are answered here too. */
+  json?: boolean;
 }
+
+/**
+ * A call's request and response: HTTP/2, or (benchmarks only, FOP_ABLATE=rpc-http2, server.ts)
+ * HTTP/1.1.
+ */
+export type RpcServerRequest = http2.Http2ServerRequest | http.IncomingMessage;
+export type RpcServerResponse = http2.Http2ServerResponse | http.ServerResponse;
 
 /**
  * The request handler of the services' h2c server: unary Connect calls with a binary body and no
@@ -502,51 +694,66 @@ export interface FastPathOptions {
  */
 export function unaryFastPath(
   opts: FastPathOptions,
-  fallback: (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
+  fallback: (req: RpcServerRequest, res: RpcServerResponse) => void,
 ) {
-  return (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse): void => {
-    const entry = req.method === "POST" ? opts.unary.get(req.url) : undefined;
+  return (req: RpcServerRequest, res: RpcServerResponse): void => {
+    const entry = req.method === "POST" ? opts.unary.get(req.url!) : undefined;
     const h = req.headers;
-    if (
-      !entry ||
-      h[HTTP2_HEADER_CONTENT_TYPE] !== PROTO ||
-      (h["content-encoding"] !== undefined && h["content-encoding"] !== "identity")
-    ) {
+    const type = h[HTTP2_HEADER_CONTENT_TYPE];
+    const codec = type === PROTO ? CODECS.proto : opts.json && type === JSON_TYPE ? CODECS.json : undefined;
+    if (!entry || !codec || (h["content-encoding"] !== undefined && h["content-encoding"] !== "identity")) {
       fallback(req, res);
       return;
     }
-    void handleUnary(entry, opts, req, res);
+    void handleUnary(entry, codec, opts, req, res);
   };
 }
 
-function sendError(res: http2.Http2ServerResponse, err: ConnectError): void {
-  if (res.headersSent || res.stream.destroyed) return;
+/** A response the client can no longer receive. */
+const gone = (res: RpcServerResponse) =>
+  res instanceof http2.Http2ServerResponse ? res.stream.destroyed : res.destroyed;
+
+/** Writes a whole response (the two protocols' writeHead have different types, not different uses). */
+function respond(
+  res: RpcServerResponse,
+  status: number,
+  headers: http2.OutgoingHttpHeaders,
+  body: Uint8Array,
+) {
+  (res as http.ServerResponse).writeHead(status, headers as http.OutgoingHttpHeaders);
+  res.end(body);
+}
+
+function sendError(res: RpcServerResponse, err: ConnectError): void {
+  if (res.headersSent || gone(res)) return;
   const body = errorToJsonBytes(err, {});
   const headers: http2.OutgoingHttpHeaders = {
-    [HTTP2_HEADER_CONTENT_TYPE]: "application/json",
+    [HTTP2_HEADER_CONTENT_TYPE]: JSON_TYPE,
     [HTTP2_HEADER_CONTENT_LENGTH]: body.byteLength,
   };
   err.metadata.forEach((value, key) => {
     headers[key] = value;
   });
-  res.writeHead(codeToHttpStatus(err.code), headers);
-  res.end(body);
+  respond(res, codeToHttpStatus(err.code), headers, body);
 }
 
 async function handleUnary(
   entry: UnaryEntry,
+  codec: Codec,
   opts: FastPathOptions,
-  req: http2.Http2ServerRequest,
-  res: http2.Http2ServerResponse,
+  req: RpcServerRequest,
+  res: RpcServerResponse,
 ): Promise<void> {
   const { service, method } = entry;
-  // The call's signal: aborted when the client cancels (stream reset) or its timeout passes.
+  // The call's signal: aborted when the client cancels (stream reset, or its HTTP/1.1 connection
+  // closed before the response) or its timeout passes.
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const onClose = () => {
     if (!res.writableEnded) controller.abort(new ConnectError("the client canceled the call", Code.Canceled));
   };
-  req.stream.once("close", onClose);
+  const closes: EventEmitter = req instanceof http2.Http2ServerRequest ? req.stream : res;
+  closes.once("close", onClose);
   try {
     const timeout = parseTimeout(
       (req.headers["connect-timeout-ms"] as string | undefined) ?? null,
@@ -574,11 +781,11 @@ async function handleUnary(
       responseTrailer: callHeaders(),
       protocolName: "connect",
       values: contextValues,
-      url: req.url,
+      url: req.url!,
     };
     let message: UnaryRequest["message"];
     try {
-      message = fromBinary(method.input, body);
+      message = codec.decode(method.input, body);
     } catch (err) {
       throw new ConnectError(`cannot decode the request: ${(err as Error).message}`, Code.InvalidArgument);
     }
@@ -588,7 +795,7 @@ async function handleUnary(
       service,
       method,
       requestMethod: "POST",
-      url: req.url,
+      url: req.url!,
       signal: controller.signal,
       header,
       contextValues,
@@ -596,9 +803,9 @@ async function handleUnary(
       [CALL]: { entry, hctx },
     } as UnaryRequest);
     if (controller.signal.aborted) throw ConnectError.from(controller.signal.reason);
-    const bytes = toBinary(method.output, out.message);
+    const bytes = codec.encode(method.output, out.message);
     const headers: http2.OutgoingHttpHeaders = {
-      [HTTP2_HEADER_CONTENT_TYPE]: PROTO,
+      [HTTP2_HEADER_CONTENT_TYPE]: codec.type,
       [HTTP2_HEADER_CONTENT_LENGTH]: bytes.byteLength,
     };
     out.header.forEach((value, key) => {
@@ -607,17 +814,16 @@ async function handleUnary(
     out.trailer.forEach((value, key) => {
       headers[`trailer-${key}`] = value;
     });
-    res.writeHead(200, headers);
-    res.end(bytes);
+    respond(res, 200, headers, bytes);
   } catch (err) {
     sendError(res, ConnectError.from(err));
   } finally {
     clearTimeout(timer);
-    req.stream.off("close", onClose);
+    closes.off("close", onClose);
   }
 }
 
-function readBody(req: http2.Http2ServerRequest, limit: number): Promise<Uint8Array> {
+function readBody(req: RpcServerRequest, limit: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -4,8 +4,9 @@
  */
 
 import { timingSafeEqual } from "node:crypto";
+import http from "node:http";
 import http2 from "node:http2";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import {
   Code,
   ConnectError,
@@ -33,7 +34,12 @@ import {
   tracer,
 } from "../otel.ts";
 import { callContext, type RpcTokenVerifier } from "./auth.ts";
-import { recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
+import {
+  type RpcServerRequest,
+  type RpcServerResponse,
+  recordUnaryRoutes,
+  unaryFastPath,
+} from "./connect-h2.ts";
 import { grpcStatusName, toConnectError } from "./errors.ts";
 import { REFLECTION_SERVICES, registerReflection } from "./reflection.ts";
 
@@ -53,7 +59,8 @@ const INFRASTRUCTURE = new Set([Health.typeName, ...REFLECTION_SERVICES]);
 
 /** The h2c server answering RPCs (see {@link buildRpcServer}). */
 export interface RpcServer {
-  readonly server: http2.Http2Server;
+  /** The listener (the h2c server; with `http1`, the front that hands each connection to its protocol's server). */
+  readonly server: net.Server;
   listen(opts: { host: string; port: number }): Promise<void>;
   /**
    * Drains: stops listening, sends GOAWAY on every session (clients open a new connection for
@@ -183,6 +190,16 @@ function contextInterceptor(verify: RpcTokenVerifier): Interceptor {
 }
 
 /**
+ * BENCHMARKS ONLY (FOP_ABLATE, ../ablation.ts): `http1` - the RPC port also accepts HTTP/1.1 (a
+ * connection is HTTP/2 when it opens with the HTTP/2 preface, else HTTP/1.1), for a gateway that
+ * calls over HTTP/1.1; `json` - unary Connect JSON calls take the fast path too (connect-h2.ts).
+ */
+export interface RpcServerOptions {
+  http1?: boolean;
+  json?: boolean;
+}
+
+/**
  * Builds (does not listen) the h2c RPC server with the kit's interceptors, the health service and
  * gRPC server reflection of everything it serves (reflection.ts). Unary Connect calls with a binary
  * body take connect-h2.ts's fast path; every other request (gRPC, gRPC-web, Connect JSON or GET,
@@ -192,6 +209,7 @@ function contextInterceptor(verify: RpcTokenVerifier): Interceptor {
 export async function buildRpcServer(
   rt: ServiceRuntime,
   routes: (router: ConnectRouter) => void,
+  opts: RpcServerOptions = {},
 ): Promise<RpcServer> {
   const interceptors = [
     traceInterceptor(),
@@ -222,7 +240,13 @@ export async function buildRpcServer(
     readMaxBytes: RPC_BODY_LIMIT,
   });
   const handle = unaryFastPath(
-    { unary: recorded.unary, interceptors, bodyLimit: RPC_BODY_LIMIT, shutdownSignal: shutdown.signal },
+    {
+      unary: recorded.unary,
+      interceptors,
+      bodyLimit: RPC_BODY_LIMIT,
+      shutdownSignal: shutdown.signal,
+      json: opts.json === true,
+    },
     fallback,
   );
   // Running unary calls (any protocol), so a drain can let them finish before it ends the streams.
@@ -231,18 +255,27 @@ export async function buildRpcServer(
   const unaryEnded = () => {
     if (--unaryCalls === 0) onNoUnaryCalls?.();
   };
-  const server = http2.createServer((req, res) => {
-    const q = req.url.indexOf("?");
-    if (recorded.unary.has(q < 0 ? req.url : req.url.slice(0, q))) {
+  const onRequest = (req: RpcServerRequest, res: RpcServerResponse) => {
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    if (recorded.unary.has(q < 0 ? url : url.slice(0, q))) {
       unaryCalls++;
       res.once("close", unaryEnded);
     }
     handle(req, res);
-  });
+  };
+  const h2 = http2.createServer(onRequest);
+  // Benchmarks only: HTTP/1.1 connections on the same port (see RpcServerOptions).
+  const h1 = opts.http1 ? http.createServer(onRequest) : undefined;
+  // Idle keep-alive connections are closed by the client (its agent, after 5 min), never by the
+  // server under a call the client is about to send (which would fail it: lost, not resent).
+  if (h1) h1.keepAliveTimeout = 10 * 60_000;
+  const h1Sockets = new Set<net.Socket>();
+  const server = h1 ? sniffingListener(h2, h1, h1Sockets) : h2;
   // Open sessions, so close() can end them (an h2c client keeps its session open).
   const sessions = new Set<http2.ServerHttp2Session>();
   let closing: Promise<void> | undefined;
-  server.on("session", (s) => {
+  h2.on("session", (s) => {
     sessions.add(s);
     s.once("close", () => sessions.delete(s));
     if (closing) s.close(); // accepted as the listener closed
@@ -262,6 +295,7 @@ export async function buildRpcServer(
         const grace = setTimeout(() => {
           shutdown.abort();
           for (const s of sessions) s.destroy();
+          for (const s of h1Sockets) s.destroy();
         }, RPC_SHUTDOWN_GRACE_MS);
         grace.unref();
         // No new connections: a client's next connection goes to another replica (or waits for
@@ -275,13 +309,51 @@ export async function buildRpcServer(
         for (const s of sessions) s.close();
         // Streaming calls (notification streams, reflection) run until told to stop: once the
         // unary calls are done, the shutdown signal tells them. (It would also abort the running
-        // unary calls that connect-node's handler serves, so it waits for those.)
-        if (unaryCalls === 0) shutdown.abort();
-        else onNoUnaryCalls = () => shutdown.abort();
+        // unary calls that connect-node's handler serves, so it waits for those.) HTTP/1.1
+        // connections have no GOAWAY: they are closed once no call runs.
+        const ended = () => {
+          shutdown.abort();
+          for (const s of h1Sockets) s.destroy();
+        };
+        if (unaryCalls === 0) ended();
+        else onNoUnaryCalls = ended;
       });
       return closing;
     },
   };
+}
+
+/** The HTTP/2 connection preface's first bytes (RFC 9113 3.4); no HTTP/1.1 method starts so. */
+const H2_PREFACE = Buffer.from("PRI * HTTP/2.0");
+
+/**
+ * A listener handing each connection to `h2` when its first bytes are the HTTP/2 preface, else to
+ * `h1` (whose sockets are kept in `h1Sockets` until they close). Benchmarks only.
+ */
+function sniffingListener(h2: http2.Http2Server, h1: http.Server, h1Sockets: Set<net.Socket>): net.Server {
+  return net.createServer((socket) => {
+    let head = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const n = Math.min(head.length, H2_PREFACE.length);
+      const isH2 = head.subarray(0, n).equals(H2_PREFACE.subarray(0, n));
+      if (isH2 && n < H2_PREFACE.length) return; // not decided yet
+      socket.off("data", onData);
+      socket.pause();
+      socket.unshift(head);
+      // The HTTP/2 session reads what is buffered and then the socket's handle itself (resuming
+      // the socket here would take data from it); the HTTP/1.1 parser wants the socket flowing.
+      if (isH2) h2.emit("connection", socket);
+      else {
+        h1Sockets.add(socket);
+        socket.once("close", () => h1Sockets.delete(socket));
+        h1.emit("connection", socket);
+        socket.resume();
+      }
+    };
+    socket.on("data", onData);
+    socket.on("error", () => socket.destroy());
+  });
 }
 
 /** Largest RPC request body (bytes). */
