@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   EVENT_KINDS,
   type EventProducer,
+  eventTypesReaching,
   isSubscribableEvent,
   NOTIFICATION_CHANNEL_EVENTS,
   PLATFORM_KIND_ALIASES,
@@ -59,6 +60,21 @@ describe("SUBSCRIBABLE_EVENTS", () => {
     }
     expect(subscribedKindsOf("PICK_JOB_PICKED")).toEqual(["PICK_JOB_PICKED", "PICK_JOB_PICKING_FINISHED"]);
     expect(subscribedKindsOf("PICK_JOB_CREATED")).toEqual(["PICK_JOB_CREATED"]);
+  });
+
+  it("eventTypesReaching is the inverse of subscribedKindsOf, for every kind a subscription may name", () => {
+    const types = [...SUBSCRIBABLE_EVENTS, "SOME_TYPE_NOBODY_KNOWS"];
+    for (const subscribed of [...SUBSCRIBABLE_EVENTS, "SOME_TYPE_NOBODY_KNOWS"]) {
+      const reaching = types.filter((t) => subscribedKindsOf(t).includes(subscribed));
+      expect(new Set(eventTypesReaching(subscribed)), subscribed).toEqual(new Set(reaching));
+    }
+    expect(eventTypesReaching("PICK_JOB_PICKING_FINISHED")).toEqual([
+      "PICK_JOB_PICKING_FINISHED",
+      "PICK_JOB_PICKED",
+    ]);
+    expect(eventTypesReaching("ITEM_RETURN_JOB_UPDATED")).toContain("ITEM_RETURN_ADDED");
+    expect(eventTypesReaching("PICK_JOB_CREATED")).toEqual(["PICK_JOB_CREATED"]);
+    expect(eventTypesReaching("constructor")).toEqual(["constructor"]); // not an Object.prototype key
   });
 
   it("isSubscribableEvent accepts exactly those", () => {

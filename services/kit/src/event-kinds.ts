@@ -607,6 +607,16 @@ for (const [platform, ours] of Object.entries(PLATFORM_KIND_ALIASES)) {
 /** The kinds a subscription may name to receive an event of `kind`: itself and its platform aliases. */
 export const subscribedKindsOf = (kind: string): string[] => [kind, ...(aliasesOf.get(kind) ?? [])];
 
+/**
+ * The event types a subscription naming `kind` receives: itself and, for a platform alias, each of
+ * our kinds it stands for. The inverse of {@link subscribedKindsOf}: `type` reaches a subscription
+ * to `kind` exactly when `kind` is one of `subscribedKindsOf(type)`.
+ */
+export const eventTypesReaching = (kind: string): string[] => [
+  kind,
+  ...(Object.hasOwn(PLATFORM_KIND_ALIASES, kind) ? (PLATFORM_KIND_ALIASES[kind] ?? []) : []),
+];
+
 /** Every kind a webhook subscription may name (EVENT_KINDS' kinds and the platform aliases, sorted). */
 export const SUBSCRIBABLE_EVENTS: readonly string[] = [
   ...EVENT_KINDS.map((e) => e.kind),

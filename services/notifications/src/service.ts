@@ -1,6 +1,7 @@
 /**
- * The notifications service as the kit runs it: RPC, the outbox relay, the dispatch consumer (every
- * event -> notifications and deliveries) and the delivery worker (webhooks and e-mails).
+ * The notifications service as the kit runs it: RPC, the outbox relay, the interest index (which
+ * event types each tenant wants), the dispatch consumer (every event -> notifications and
+ * deliveries) and the delivery worker (webhooks and e-mails).
  */
 import { randomBytes } from "node:crypto";
 import { env } from "@fop/kit/config";
@@ -18,6 +19,7 @@ import { addressGuard, checkCallbackUrl, type TargetPolicy } from "./domain/ssrf
 import { notificationRoutes } from "./rpc/routes.ts";
 import type { NotificationsDeps } from "./usecases/deps.ts";
 import { dispatchEvent } from "./usecases/dispatch.ts";
+import { interestIndex, interestSubject, loadInterest } from "./usecases/interest-index.ts";
 
 const development = process.env.NODE_ENV === "development";
 
@@ -58,6 +60,12 @@ const config = {
     60_000,
   ),
   LIVE_HEARTBEAT_MS: env.int("heartbeat interval of the live notification stream", 15_000, 100, 300_000),
+  INTEREST_REFRESH_MS: env.int(
+    "how often the interest index (which event types each tenant's subscriptions and channels take) is reloaded in the background, in case a change broadcast by another replica was lost",
+    30_000,
+    1_000,
+    3_600_000,
+  ),
 };
 
 export const notificationsService: ServiceModule<
@@ -111,6 +119,13 @@ export const notificationsService: ServiceModule<
       pollMs: cfg.DELIVERY_POLL_MS,
       leaseMs: cfg.WEBHOOK_TIMEOUT_MS * 2 + 5_000,
     });
+    const interest = interestIndex({
+      load: () => loadInterest(base.db),
+      bus: { nc: base.nats.nc, subject: interestSubject(base.nats.events.subjectPrefix) },
+      refreshMs: cfg.INTEREST_REFRESH_MS,
+      logger: base.logger,
+      metrics: base.metrics,
+    });
     return {
       db: base.db,
       outbox: base.outbox,
@@ -130,6 +145,7 @@ export const notificationsService: ServiceModule<
           cfg.LIVE_HEARTBEAT_MS,
         ),
       wakeDelivery: () => worker.wake(),
+      interest,
       emailEnabled: Boolean(mailer),
       now: base.now,
       newId: base.newId,
@@ -138,10 +154,13 @@ export const notificationsService: ServiceModule<
   },
   routes: notificationRoutes,
   workers: (deps, base) => [
+    deps.interest,
     eventConsumer(
       { db: base.db, nats: base.nats, logger: base.logger, metrics: base.metrics, schema: SCHEMA },
       {
         name: "notifications-dispatch",
+        // A type no tenant wants is acknowledged without a transaction or an inbox row.
+        types: deps.interest.anyTenantWants,
         handle: (tx, event) => dispatchEvent(deps, tx, event),
         concurrency: 8,
       },

@@ -1,6 +1,7 @@
 /** Reading and writing rows: the document plus the columns derived from it. Parameterised SQL only. */
 import { type Db, query } from "@fop/kit/db/sql";
 import type { NotificationConfig } from "../domain/config.ts";
+import type { ConfiguredChannels, SubscribedKind } from "../domain/interest.ts";
 import type { StoredNotification } from "../domain/notification.ts";
 import type { Subscription } from "../domain/subscription.ts";
 import type { JsonObject } from "../domain/types.ts";
@@ -311,3 +312,21 @@ export async function listDeadLetters(db: Db, tenant: string, subscriptionId: st
   const total = rows[0]?.total ?? 0;
   return { rows: rows.map(({ total: _, ...r }) => r), total };
 }
+
+// --- interest (every tenant at once: the interest index; subscriptions and configurations are few) --
+
+/** The distinct kinds each tenant's subscriptions name. */
+export const subscribedKinds = (db: Db) =>
+  query<SubscribedKind>(db, {
+    text: "select distinct tenant_id as tenant, event from subscription",
+    params: [],
+    prepare: true,
+  });
+
+/** The channels of every configuration (each tenant's and each facility's). */
+export const configuredChannels = (db: Db) =>
+  query<ConfiguredChannels>(db, {
+    text: "select tenant_id as tenant, doc -> 'channels' as channels from notification_config",
+    params: [],
+    prepare: true,
+  });

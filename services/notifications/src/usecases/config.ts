@@ -1,6 +1,7 @@
 /** The notification center configuration, the tenant's ('' facility) or one facility's. */
 import type { RequestContext } from "@fop/kit/context";
 import { upsertSingleton } from "@fop/kit/db/singleton";
+import { whenCommitted } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
 import { AppError, notFound } from "@fop/kit/errors";
 import { insertConfigIfAbsent, loadConfig, loadConfigText, updateConfig } from "../db/rows.ts";
@@ -50,6 +51,7 @@ export async function putConfiguration(
     await deps.outbox.record(tx, ctx, [
       configEvent(created ? "CREATED" : "UPDATED", ctx.tenant, ref, config),
     ]);
+    whenCommitted(tx, deps.interest.invalidate);
     return { config, created };
   });
 }
@@ -67,6 +69,7 @@ async function change(
     const next = apply(current);
     await updateConfig(tx, ctx.tenant, ref, next);
     await deps.outbox.record(tx, ctx, [configEvent("UPDATED", ctx.tenant, ref, next)]);
+    whenCommitted(tx, deps.interest.invalidate);
     return next;
   });
 }

@@ -4,6 +4,7 @@ import type { Facilities } from "@fop/kit/facilities";
 import type { Sealer } from "@fop/kit/seal";
 import type { CursorCodec } from "@fop/kit/search/cursor";
 import type { RetryPolicy } from "../domain/delivery.ts";
+import type { InterestIndex } from "./interest-index.ts";
 
 /** What the notifications use cases need; service.ts and tests build it. */
 export interface NotificationsDeps {
@@ -23,6 +24,11 @@ export interface NotificationsDeps {
   live: (tenant: string, signal: AbortSignal) => AsyncIterable<Uint8Array>;
   /** Tells the delivery worker that new deliveries are due (after commit). */
   wakeDelivery: () => void;
+  /**
+   * Which event types each tenant wants (interest-index.ts): dispatch skips the others; a write
+   * changing subscriptions or configurations invalidates it when it commits.
+   */
+  interest: InterestIndex;
   /** Whether e-mails can be sent (SMTP_URL set). */
   emailEnabled: boolean;
   now: () => Date;

@@ -1,6 +1,7 @@
 /** Webhook subscriptions: list, create (the secret shown once), get, delete, dead letters. */
 import { randomBytes } from "node:crypto";
 import type { RequestContext } from "@fop/kit/context";
+import { whenCommitted } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
 import { invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
@@ -47,6 +48,7 @@ export async function createSubscription(deps: NotificationsDeps, ctx: RequestCo
       doc,
     );
     await deps.outbox.record(tx, ctx, [subscriptionEvent("CREATED", sub)]);
+    whenCommitted(tx, deps.interest.invalidate);
   });
   return { ...doc, secret };
 }
@@ -70,6 +72,7 @@ export async function removeSubscription(deps: NotificationsDeps, ctx: RequestCo
     await deps.outbox.record(tx, ctx, [
       subscriptionEvent("DELETED", { id, created: String(row.doc.created) }),
     ]);
+    whenCommitted(tx, deps.interest.invalidate);
   });
 }
 
