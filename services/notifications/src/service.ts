@@ -159,8 +159,9 @@ export const notificationsService: ServiceModule<
       { db: base.db, nats: base.nats, logger: base.logger, metrics: base.metrics, schema: SCHEMA },
       {
         name: "notifications-dispatch",
-        // A type no tenant wants is acknowledged without a transaction or an inbox row.
-        types: deps.interest.anyTenantWants,
+        // An event its tenant's subscriptions and channels do not take is acknowledged from its
+        // subject and tenant header: not decoded, no transaction, no inbox row.
+        accepts: deps.interest.accepts,
         handle: (tx, event) => dispatchEvent(deps, tx, event),
         concurrency: 8,
       },

@@ -3,8 +3,8 @@
  * a webhook delivery per subscription to its kind; and, for the kinds notification channels take,
  * per enabled channel of the tenant's configuration and of the event's facility's: a stored CLIENT
  * notification (pushed live after commit) or an e-mail delivery per receiver in their language.
- * An event the interest index says the tenant does not want is left before any query (without
- * waiting for a reload: this holds a connection; a stale index answers "wanted").
+ * An event the interest index says the tenant does not want never gets here: the consumer's
+ * `accepts` acknowledges it from its subject and tenant header, before decoding it.
  */
 import type { Db } from "@fop/kit/db/sql";
 import { whenCommitted } from "@fop/kit/db/sql";
@@ -30,7 +30,6 @@ const CHANNEL_EVENTS = new Set<string>(NOTIFICATION_CHANNEL_EVENTS);
 
 export async function dispatchEvent(deps: NotificationsDeps, tx: Db, event: EventEnvelope): Promise<void> {
   const tenant = event.tenant;
-  if (!deps.interest.mayWant(tenant, event.type)) return;
   const deliveries: NewDelivery[] = [];
   const subscriptions = await subscriptionsFor(tx, tenant, subscribedKindsOf(event.type));
   const wanted = subscriptions.length > 0 || CHANNEL_EVENTS.has(event.type);
