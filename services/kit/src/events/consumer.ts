@@ -163,6 +163,10 @@ function decodeEvent(data: Uint8Array): EventEnvelope {
   }
 }
 
+/** Acknowledgements wait at most this long to go out together, or until this many wait. */
+const ACK_DELAY_MS = 5;
+const ACK_BATCH = 64;
+
 /** Redelivery delay after the n-th failed delivery: 0.5 s, 1 s, 2 s ... capped at 30 s. */
 export const nakDelay = (deliveries: number) => Math.min(30_000, 500 * 2 ** Math.max(0, deliveries - 1));
 
@@ -305,14 +309,15 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
    * The envelope of `m`; undefined once it is dead-lettered (undecodable) or acknowledged (a type
    * this consumer does not take).
    */
-  async function open(m: JsMsg): Promise<EventEnvelope | undefined> {
+  async function open(m: JsMsg, skipped: JsMsg[]): Promise<EventEnvelope | undefined> {
     if (m.info.deliveryCount > 1) redeliveries?.inc(durable);
     // What the subject and the tenant header tell, before any decoding.
     const type = eventTypeOfSubject(m.subject);
     const tenant = m.headers?.get(TENANT_HEADER) || undefined;
-    if (!wanted(type) || (opts.accepts && tenant !== undefined && !(await opts.accepts(tenant, type)))) {
-      count("skipped");
-      m.ack();
+    let admitted = wanted(type) && (!opts.accepts || tenant === undefined || opts.accepts(tenant, type));
+    if (typeof admitted !== "boolean") admitted = await admitted;
+    if (!admitted) {
+      skipped.push(m);
       return undefined;
     }
     let event: EventEnvelope;
@@ -327,11 +332,41 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
       !wanted(event.type) ||
       (opts.accepts && tenant === undefined && !(await opts.accepts(event.tenant, event.type)))
     ) {
-      count("skipped");
-      m.ack();
+      skipped.push(m);
       return undefined;
     }
     return event;
+  }
+
+  /**
+   * Acknowledges what the consumer does not take, all at once: one socket write for the batch
+   * (acknowledged one by one between awaits, each went out in a write of its own).
+   */
+  function settleSkipped(skipped: JsMsg[]): void {
+    if (skipped.length === 0) return;
+    count("skipped", skipped.length);
+    for (const m of skipped) ackSoon(m);
+  }
+
+  /**
+   * Acknowledgements go out together: within {@link ACK_DELAY_MS}, or at once when
+   * {@link ACK_BATCH} are waiting, in one socket write (one each, at a few hundred events a second,
+   * cost the consumer and the NATS server more than deciding the events did). Safe to delay: an
+   * acknowledgement lost to a crash only means a redelivery, which the inbox makes a no-op.
+   */
+  let acks: JsMsg[] = [];
+  let ackTimer: NodeJS.Timeout | undefined;
+  function flushAcks(): void {
+    if (ackTimer) clearTimeout(ackTimer);
+    ackTimer = undefined;
+    const due = acks;
+    acks = [];
+    for (const m of due) m.ack();
+  }
+  function ackSoon(m: JsMsg): void {
+    acks.push(m);
+    if (acks.length >= ACK_BATCH) flushAcks();
+    else ackTimer ??= setTimeout(flushAcks, ACK_DELAY_MS);
   }
 
   /** After a failure: poison, or out of deliveries, is dead-lettered; anything else comes again later. */
@@ -411,8 +446,8 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
             }),
           );
           statements?.inc({ consumer: opts.name, mode: "batch" });
-          for (const { m } of items) m.ack();
-          for (const m of again) m.ack();
+          for (const { m } of items) ackSoon(m);
+          for (const m of again) ackSoon(m);
           count("done", items.length);
           return;
         } catch (err) {
@@ -445,8 +480,9 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
     const items: Item[] = [];
     const again: JsMsg[] = [];
     const ids = new Set<string>();
+    const skipped: JsMsg[] = [];
     for (const m of batch) {
-      const event = await open(m);
+      const event = await open(m, skipped);
       if (!event) continue;
       if (ids.has(event.id)) {
         again.push(m);
@@ -461,6 +497,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
       ids.add(event.id);
       items.push({ m, event, ...consumeSpan(m, event.id) });
     }
+    settleSkipped(skipped);
     return { items, again };
   }
 
@@ -483,8 +520,8 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
     try {
       await otelContext.with(items[0]!.context, () => applyStatement(items.map((i) => i.event)));
       statements?.inc({ consumer: opts.name, mode: "batch" });
-      for (const { m } of items) m.ack();
-      for (const m of again) m.ack();
+      for (const { m } of items) ackSoon(m);
+      for (const m of again) ackSoon(m);
       count("done", items.length);
     } catch (err) {
       for (const m of again) m.nak(nakDelay(m.info.deliveryCount));
@@ -755,6 +792,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
       stopAll();
       await loop;
       await Promise.all(inFlight);
+      flushAcks();
     },
   };
 }
