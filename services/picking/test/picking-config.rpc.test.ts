@@ -101,12 +101,12 @@ describe("GetPickingConfiguration / PatchPickingConfiguration", () => {
         .poll(
           () =>
             svc.base.nats.jsm.streams
-              .getMessage(stream, { last_by_subj: `pc${suffix}.events.${kind}` })
+              .getMessage(stream, { last_by_subj: `pc${suffix}.events.PICKING_CONFIGURATION.${kind}` })
               .then((m) => m?.subject)
               .catch(() => undefined),
           { timeout: 10_000 },
         )
-        .toBe(`pc${suffix}.events.${kind}`);
+        .toBe(`pc${suffix}.events.PICKING_CONFIGURATION.${kind}`);
     }
   });
 
