@@ -711,7 +711,11 @@ describe(`fuzzing the notifications routes (seeds ${SEEDS.join(", ")})`, () => {
           case "search": {
             if (!Array.isArray(b?.notifications) || typeof b?.pageInfo?.hasNextPage !== "boolean")
               return "no notification page";
-            const sort = (req.body as { sort?: unknown } | undefined)?.sort;
+            // Its own `sort` only: a mutated body may have an array as its prototype (`__proto__`
+            // planted), whose inherited `sort` is a function the next mutate could not clone.
+            const body = req.body as Record<string, unknown> | undefined;
+            const sort =
+              body && typeof body === "object" && Object.hasOwn(body, "sort") ? body.sort : undefined;
             for (const c of [b.pageInfo.startCursor, b.pageInfo.endCursor])
               if (typeof c === "string" && c !== "") cursors.push({ cursor: c, sort });
             cursors.splice(0, Math.max(0, cursors.length - 20));
