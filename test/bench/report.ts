@@ -68,6 +68,24 @@ export function summariseScenario(
   };
 }
 
+/** "gateway 228, postgres 91, ...": the processes that spent anything. */
+const cpuList = (cpu: Record<string, number>) =>
+  Object.entries(cpu)
+    .filter(([, us]) => us > 0)
+    .map(([p, us]) => `${p} ${us}`)
+    .join(", ");
+
+/** A text table: the `left` columns padded right, the others left; the header and its rule first. */
+function textTable(header: string[], rows: string[][], left: number[]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (left.includes(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
+}
+
 const fmt = (n: number, digits: number) =>
   Number.isFinite(n)
     ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
@@ -99,17 +117,11 @@ export function formatTable(summaries: ScenarioSummary[]): string {
         `${t.non2xx}/${t.errors}`,
         name === "system" ? `${fmt(s.ratio.reqPerSec, 2)}x` : "",
         name === "system" ? `${fmt(s.ratio.p99, 2)}x` : "",
-        Object.entries(t.cpuUsPerRequest)
-          .filter(([, us]) => us > 0)
-          .map(([p, us]) => `${p} ${us}`)
-          .join(", "),
+        cpuList(t.cpuUsPerRequest),
       ]);
     }
   }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i < 2 || i === 8 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+  return textTable(header, rows, [0, 1, 8]).join("\n");
 }
 
 /**
@@ -251,26 +263,15 @@ export function formatFanout(f: FanoutSummary): string {
       fmt(t.p99Ms, 2),
       `${t.non2xx}/${t.errors}`,
       fmt(t.totalCpuUsPerRequest, 0),
-      Object.entries(t.cpuUsPerRequest)
-        .filter(([, us]) => us > 0)
-        .map(([p, us]) => `${p} ${us}`)
-        .join(", "),
+      cpuList(t.cpuUsPerRequest),
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === 0 || i === 7 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join("  ")
-      .trimEnd();
   const off = Object.entries(f.switchedOff)
     .map(([svc, consumers]) => `${svc} (${consumers.join(", ")})`)
     .join(", ");
   return [
     `${f.name}: ${f.write}, system only; ${modeLabel("only", f.kept)}: ${off || "nothing"} restarted with EVENT_CONSUMERS=off`,
-    line(header),
-    widths.map((w) => "-".repeat(w)).join("  "),
-    ...rows.map(line),
+    ...textTable(header, rows, [0, 7]),
     f.line,
   ].join("\n");
 }
