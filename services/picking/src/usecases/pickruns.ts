@@ -45,6 +45,32 @@ const statuses = (jobs: Map<string, PickJob>) =>
   Object.fromEntries([...jobs].map(([id, j]) => [id, j.status]));
 
 /** Applies the run's job commands to the locked jobs and writes run + jobs + all events. */
+/**
+ * A change of run `id` at `version` (the caller's transaction `db`): the run and its jobs locked, and
+ * the action context for `names`, with the load units those actions need.
+ */
+async function lockForChange(
+  deps: PickingDeps,
+  ctx: RequestContext,
+  db: Db,
+  id: string,
+  version: unknown,
+  names: readonly unknown[],
+) {
+  const run = await requireRun(db, ctx, id, true);
+  requireCurrentVersion("pick run", run, version);
+  const jobs = await lockJobs(db, ctx, run.pickJobRefs);
+  const ac = await withLoadUnits(
+    deps,
+    ctx,
+    await ruledActionContext(deps, ctx, db),
+    run.pickJobRefs,
+    pickRunMoments(run, names),
+    "pickRun",
+  );
+  return { run, jobs, ac };
+}
+
 async function commit(
   deps: PickingDeps,
   ctx: RequestContext,
@@ -107,18 +133,7 @@ export async function pickRunAction(
   action: JsonObject,
 ): Promise<PickRun> {
   return inTransaction(deps.db, async (db) => {
-    const run = await requireRun(db, ctx, id, true);
-    requireCurrentVersion("pick run", run, action.version);
-    const jobs = await lockJobs(db, ctx, run.pickJobRefs);
-    const moments = pickRunMoments(run, [action.name]);
-    const ac = await withLoadUnits(
-      deps,
-      ctx,
-      await ruledActionContext(deps, ctx, db),
-      run.pickJobRefs,
-      moments,
-      "pickRun",
-    );
+    const { run, jobs, ac } = await lockForChange(deps, ctx, db, id, action.version, [action.name]);
     const change = applyPickRunAction(run, action, ac, statuses(jobs));
     return commit(deps, ctx, db, change, false, jobs, ac);
   });
@@ -132,20 +147,13 @@ export async function patchPickRun(
   actions: JsonObject[],
 ): Promise<PickRun> {
   return inTransaction(deps.db, async (db) => {
-    const run = await requireRun(db, ctx, id, true);
-    requireCurrentVersion("pick run", run, version);
-    const jobs = await lockJobs(db, ctx, run.pickJobRefs);
-    const moments = pickRunMoments(
-      run,
-      actions.map((a) => a.action),
-    );
-    const ac = await withLoadUnits(
+    const { run, jobs, ac } = await lockForChange(
       deps,
       ctx,
-      await ruledActionContext(deps, ctx, db),
-      run.pickJobRefs,
-      moments,
-      "pickRun",
+      db,
+      id,
+      version,
+      actions.map((a) => a.action),
     );
     const change = applyPickRunPatch(run, actions, ac, statuses(jobs));
     return commit(deps, ctx, db, change, false, jobs, ac);
