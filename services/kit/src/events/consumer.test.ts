@@ -459,3 +459,40 @@ describe("replaying dead letters: POST /dead-letters/replay on the admin port", 
     expect((await deadLetters(HANDLE)).map((r) => r.id)).toEqual([letter.id]);
   });
 });
+
+describe("the inbox's retention", () => {
+  it("rows older than INBOX_RETENTION are deleted at start and then periodically while the consumer runs; newer ones stay", async () => {
+    const name = "inbox-retention";
+    const row = (age: string) =>
+      query(db, {
+        text: `insert into ${SCHEMA}.inbox (consumer, event_id, processed_at) values ($1, $2, clock_timestamp() - $3::interval) returning event_id`,
+        params: [name, newId(), age],
+      }).then((r) => (r[0] as { event_id: string }).event_id);
+    const present = async (id: string) => applied(name, id);
+    const before = await row("1 hour");
+    const recent = await row("-1 hour"); // within any retention for the whole test
+    // 1 s retention: pruned every 0.5 s.
+    const worker = eventConsumer(
+      {
+        db,
+        nats: { ...nats, events: { ...nats.events, inboxRetentionMs: 1000 } },
+        logger: silent,
+        schema: SCHEMA,
+      },
+      { name, types: ["NOTHING_PUBLISHED"], handle: async () => {} },
+    );
+    await worker.start();
+    try {
+      expect(await present(before)).toBe(false);
+      const during = await row("10 seconds");
+      await until(async () => !(await present(during)), 5_000);
+      expect(await present(recent)).toBe(true);
+    } finally {
+      await worker.stop();
+    }
+    // Stopped: nothing more is deleted.
+    const after = await row("10 seconds");
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(await present(after)).toBe(true);
+  });
+});

@@ -197,7 +197,8 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
   let running = false;
   const stops = new Set<() => void>();
   const inFlight = new Set<Promise<void>>();
-  let lastPrune = 0;
+  const inboxRetentionMs = nats.events.inboxRetentionMs ?? 14 * 24 * 3600_000;
+  let pruneTimer: NodeJS.Timeout | undefined;
 
   const limits = {
     ack_policy: AckPolicy.Explicit,
@@ -692,14 +693,30 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
     return report;
   }
 
+  /**
+   * Deletes this consumer's inbox rows older than the retention. Runs when the consumer starts and
+   * then every min(1 h, retention / 2) while it runs (a replica's process may live for months).
+   */
   async function prune(): Promise<void> {
-    if (Date.now() - lastPrune < 3600_000) return;
-    lastPrune = Date.now();
     await query(db, {
-      text: `delete from ${schema}.inbox where consumer = $1 and processed_at < clock_timestamp() - interval '14 days'`,
-      params: [opts.name],
+      text: `delete from ${schema}.inbox where consumer = $1 and processed_at < clock_timestamp() - make_interval(secs => $2)`,
+      params: [opts.name, inboxRetentionMs / 1000],
     });
   }
+  const prunePeriodically = () => {
+    pruneTimer = setTimeout(
+      () =>
+        void prune()
+          .catch((err) =>
+            logger.warn({ consumer: opts.name, err: (err as Error).message }, "inbox prune failed"),
+          )
+          .finally(() => {
+            if (running) prunePeriodically();
+          }),
+      Math.min(3600_000, inboxRetentionMs / 2),
+    );
+    pruneTimer.unref();
+  };
 
   /** Reads durable `name` until it stops (stop() or an error, thrown). */
   async function consumeFrom(name: string): Promise<void> {
@@ -756,7 +773,6 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
     while (running) {
       try {
         const names = await ensureConsumers();
-        await prune();
         failures = 0;
         // Its own durable and, after a migration, the legacy one; when one fails, both start over.
         const results = await Promise.allSettled(
@@ -785,10 +801,15 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
     replayDeadLetters,
     async start() {
       running = true;
+      await prune().catch((err) =>
+        logger.warn({ consumer: opts.name, err: (err as Error).message }, "inbox prune failed"),
+      );
+      prunePeriodically();
       loop = run();
     },
     async stop() {
       running = false;
+      clearTimeout(pruneTimer);
       stopAll();
       await loop;
       await Promise.all(inFlight);

@@ -32,6 +32,11 @@ export interface EventStreamConfig {
   duplicateWindowMs: number;
   /** How long a consumer's unacknowledged delivery waits before it is redelivered (default 30 s). */
   ackWaitMs?: number;
+  /**
+   * How long a consumer keeps an applied event's inbox row, the record that makes a redelivery a
+   * no-op (default 14 days); older rows are deleted every min(1 h, half of it) while it runs.
+   */
+  inboxRetentionMs?: number;
 }
 
 export interface Nats {
