@@ -2,6 +2,8 @@
  * Boots the whole system (for one test file, or a benchmark): a fresh database, every service (real Postgres, real
  * NATS JetStream with a stream and subject prefix of its own), the gateway on a free port (or several
  * gateway processes behind an endpoints proxy), and a local token signer. Everything is driven over HTTP.
+ * With `serviceReplicas`, every service runs as that many processes behind an endpoints proxy of its
+ * own (a Deployment's pods behind its Service).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -83,6 +85,16 @@ export interface GatewayProcess {
   signal(signal: NodeJS.Signals): void;
 }
 
+/** One process of a service (with `serviceReplicas`: a pod of its Deployment). */
+export interface ServiceReplica {
+  /** Its current process (after restartReplica, the new one). */
+  pid: number;
+  /** Its own RPC address, not the balancer's. */
+  rpcUrl: string;
+  /** Its own admin address (/readyz, /metrics). */
+  adminUrl: string;
+}
+
 /** With `gatewayReplicas`: the gateway processes and the proxy standing in for their Service. */
 export interface GatewayReplicas {
   /** `baseUrl` is its address; its endpoints are the gateway processes taking requests. */
@@ -117,6 +129,11 @@ export interface System {
     body?: unknown,
     headers?: Record<string, string>,
   ) => Promise<ApiResponse<T>>;
+  /**
+   * Each service as the others reach it. With `serviceReplicas`: `rpcUrl` is its balancer's (the
+   * address every client is given), `adminUrl` and `pid` are replica 0's (see `replicas`), and
+   * `close` stops every replica.
+   */
   services: Record<
     ServiceName,
     Pick<RunningService<unknown>, "rpcUrl" | "adminUrl" | "close"> &
@@ -125,17 +142,35 @@ export interface System {
         pid?: number | undefined;
       }
   >;
-  /** Stops one service (to test failure behaviour); close() tolerates it. */
+  /** Stops one service (every replica of it; to test failure behaviour); close() tolerates it. */
   stopService(name: ServiceName): Promise<void>;
-  /** SIGKILLs a service started as a child process (no graceful shutdown at all). */
+  /** SIGKILLs a service started as a child process, every replica of it (no graceful shutdown at all). */
   killService(name: ServiceName): void;
-  /** Sends `signal` to a service started as a child process (SIGSTOP/SIGCONT: a stalled process). */
+  /**
+   * Sends `signal` to a service started as a child process, every replica of it (SIGSTOP/SIGCONT: a
+   * stalled process).
+   */
   signalService(name: ServiceName, signal: NodeJS.Signals): void;
   /**
-   * Starts a stopped service again on the same ports; `env` on top of its environment for this start
-   * only (e.g. EVENT_CONSUMERS=off).
+   * Starts a stopped service (with `serviceReplicas`: its replicas that do not run) again on the same
+   * ports; `env` on top of its environment for this start only (e.g. EVENT_CONSUMERS=off).
    */
   restartService(name: ServiceName, env?: Record<string, string>): Promise<void>;
+  /**
+   * The processes of a service, by index (with `serviceReplicas`: N of them; a service in
+   * `childProcesses`: one). Throws for a service running in this process.
+   */
+  replicas(name: ServiceName): ServiceReplica[];
+  /** SIGKILLs replica `index` of a service (its process id); its balancer keeps the endpoint. */
+  killReplica(name: ServiceName, index: number): void;
+  /** Sends `signal` to replica `index` of a service (SIGSTOP/SIGCONT: a stalled pod). */
+  signalReplica(name: ServiceName, index: number, signal: NodeJS.Signals): void;
+  /**
+   * Starts replica `index` again on its ports (one that still runs is first stopped gracefully: SIGTERM,
+   * then its exit) with `env` on top of its environment for this start only; resolves once its
+   * /readyz answers 200. Its balancer endpoint stays as it was.
+   */
+  restartReplica(name: ServiceName, index: number, env?: Record<string, string>): Promise<void>;
   /**
    * Present with `gatewayChildProcess`: the gateway's process id, and a restart (stop, then start
    * on the same port with `env` added to its configuration from now on, ready when it resolves).
@@ -149,6 +184,15 @@ export interface System {
 export interface SystemOptions {
   /** Services to run as child processes (so a test can SIGKILL them) instead of in-process. */
   childProcesses?: ServiceName[];
+  /**
+   * Run every service as this many child processes (as `childProcesses` does one), each on its own
+   * RPC and admin ports, behind a per-service endpoints proxy (endpoints-proxy.ts: a connection
+   * balancer standing in for the service's Kubernetes Service) whose URL the gateway and the other
+   * services are given. Each replica becomes an endpoint once its /readyz answers 200 and stays one
+   * (killed or restarted). The replicas share a CURSOR_SECRET (unless `serviceEnv` sets one), as a
+   * Deployment's pods do. `childProcesses` is then moot.
+   */
+  serviceReplicas?: number;
   /** Run the gateway as a child process too (`node --import @fop/kit/otel-register gateway/src/main.ts`). */
   gatewayChildProcess?: boolean;
   /**
@@ -166,22 +210,28 @@ export interface SystemOptions {
   gatewayStdout?: "inherit" | "ignore";
   /** Environment for every service (e.g. OUTBOX_POLL_MS). */
   serviceEnv?: Record<string, string>;
-  /** NATS to use (default: the suite's). */
+  /** NATS to use (default: the suite's); a comma-separated list of servers is passed on as it is. */
   natsUrl?: string;
+  /** Postgres to use: a superuser URL where the test database is created (default: the suite's). */
+  postgresAdminUrl?: string;
   /** Extra Node options for services started as child processes (e.g. --cpu-prof). */
   nodeArgs?: (service: ServiceName) => string[];
 }
 
 /**
- * Boots the system against the given Postgres (admin URL) and NATS; tests use startSystem (system.ts).
- * With `routeStatusDir`, the gateways record the statuses their routes answer there (route-statuses.ts).
+ * Boots the system against the given Postgres (admin URL) and NATS (unless `opts` names others);
+ * tests use startSystem (system.ts). With `routeStatusDir`, the gateways record the statuses their
+ * routes answer there (route-statuses.ts).
  */
 export async function bootSystem(
   infra: { adminUrl: string; natsUrl: string; routeStatusDir?: string | undefined },
   opts: SystemOptions = {},
 ): Promise<System> {
   const logger = createLogger({ service: "test", level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const db = await createTestDatabase(infra.adminUrl, Object.values(MODULES));
+  const replicaCount = opts.serviceReplicas;
+  if (replicaCount !== undefined && !(Number.isInteger(replicaCount) && replicaCount >= 1))
+    throw new Error(`serviceReplicas must be a positive integer, not ${replicaCount}`);
+  const db = await createTestDatabase(opts.postgresAdminUrl ?? infra.adminUrl, Object.values(MODULES));
   const suffix = randomBytes(5).toString("hex");
   const events = {
     natsUrl: opts.natsUrl ?? infra.natsUrl,
@@ -219,10 +269,87 @@ export async function bootSystem(
     };
     await child.ready;
   };
+
+  // With serviceReplicas: per service, a balancer and N replica slots, each with its ports (kept
+  // across restarts) and its current process.
+  const replicaSets = new Map<ServiceName, ReplicaSet>();
+  const replicaSet = (name: ServiceName): ReplicaSet => {
+    const set = replicaSets.get(name);
+    if (!set) throw new Error(`${name} does not run as replicas (serviceReplicas)`);
+    return set;
+  };
+  const replicaSlot = (name: ServiceName, index: number): ReplicaSlot => {
+    const slot = replicaSet(name).slots[index];
+    if (!slot) throw new Error(`${name} has no replica ${index}`);
+    return slot;
+  };
+  const startReplica = async (name: ServiceName, index: number, env: Record<string, string> = {}) => {
+    const { proxy } = replicaSet(name);
+    const slot = replicaSlot(name, index);
+    const child = spawnMain(
+      `services/${name}/src/main.ts`,
+      { ...configs[name], PORT: slot.rpcPort, ADMIN_PORT: slot.adminPort, ...env },
+      `${slotUrls(slot).adminUrl}/readyz`,
+      { nodeArgs: opts.nodeArgs?.(name), readyTimeoutMs: REPLICAS_READY_TIMEOUT_MS },
+    );
+    slot.child = child;
+    slot.ending = false;
+    try {
+      await child.ready;
+    } catch (err) {
+      await child.close();
+      throw err;
+    }
+    // An endpoint from its first readiness on; a kill or restart leaves it in place.
+    proxy.add(slotUrls(slot).rpcUrl);
+  };
+  /** Ends a replica's process (killed: awaits its exit; running: SIGTERM, then the exit). */
+  const endReplica = async (slot: ReplicaSlot) => {
+    const child = slot.child;
+    if (!child) return;
+    if (!slot.ending) {
+      slot.ending = true;
+      await child.close();
+    }
+    await child.exited;
+  };
+  const signalSlot = (slot: ReplicaSlot, signal: NodeJS.Signals) => {
+    const child = slot.child?.process;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (signal === "SIGKILL" || signal === "SIGTERM" || signal === "SIGINT") slot.ending = true;
+    child.kill(signal);
+  };
+  const bootReplicas = async (name: ServiceName) => {
+    const set = replicaSet(name);
+    services[name] = {
+      get pid() {
+        return set.slots[0]!.child?.process.pid;
+      },
+      rpcUrl: set.proxy.url,
+      adminUrl: slotUrls(set.slots[0]!).adminUrl,
+      close: async () => {
+        await Promise.all(set.slots.map(endReplica));
+      },
+    };
+    await Promise.all(set.slots.map((_, i) => startReplica(name, i)));
+  };
+  if (replicaCount) {
+    for (const name of Object.keys(MODULES) as ServiceName[]) {
+      const slots: ReplicaSlot[] = [];
+      for (let i = 0; i < replicaCount; i++)
+        slots.push({ rpcPort: String(await freePort()), adminPort: String(await freePort()), ending: false });
+      replicaSets.set(name, { proxy: await startEndpointsProxy(), slots });
+    }
+  }
+  /** The address a service's clients are given: its balancer's with replicas, else its own. */
+  const rpcUrlOf = (name: ServiceName) => replicaSets.get(name)?.proxy.url ?? services[name].rpcUrl;
+
   // Picking asks loadunits (load unit assignment) and loadunits asks picking (unseen pick jobs): a
   // cycle of addresses, not of start-up (Connect clients connect on their first call). Loadunits
-  // starts after picking on a port chosen now, so picking knows its URL from the start.
+  // starts after picking on a port chosen now, so picking knows its URL from the start (with
+  // replicas every balancer's address is known before any replica starts).
   const loadUnitsPort = String(await freePort());
+  const loadUnitsUrl = replicaSets.get("loadunits")?.proxy.url ?? `http://127.0.0.1:${loadUnitsPort}`;
   for (const name of Object.keys(MODULES) as ServiceName[]) {
     configs[name] = {
       DATABASE_URL: db.serviceUrl(MODULES[name].schema),
@@ -238,9 +365,11 @@ export async function bootSystem(
       // A developer's machine: the admin port's dead letters to this host's callers (an ADMIN_TOKEN
       // in serviceEnv takes over).
       ADMIN_LOOPBACK_TRUST: "true",
+      // Replicas sign search cursors alike: a page's cursor is good on any of them.
+      ...(replicaCount ? { CURSOR_SECRET: `replicas-${suffix}` } : {}),
       // The facility registry picking, returns, notifications and loadunits (stacks) validate against.
       ...(name === "picking" || name === "returns" || name === "notifications" || name === "loadunits"
-        ? { CATALOG_URL: services.catalog.rpcUrl }
+        ? { CATALOG_URL: rpcUrlOf("catalog") }
         : {}),
       // Webhooks to local receivers (plain http, loopback) and retries fast enough for a test.
       ...(name === "notifications"
@@ -255,17 +384,32 @@ export async function bootSystem(
           }
         : {}),
       // Pick jobs the load units' projection has not seen yet.
-      ...(name === "loadunits" ? { PICKING_URL: services.picking.rpcUrl, PORT: loadUnitsPort } : {}),
+      ...(name === "loadunits" ? { PICKING_URL: rpcUrlOf("picking"), PORT: loadUnitsPort } : {}),
       // Whether a pick job has a load unit, when the tenant's configuration requires one.
-      ...(name === "picking" ? { LOADUNITS_URL: `http://127.0.0.1:${loadUnitsPort}` } : {}),
+      ...(name === "picking" ? { LOADUNITS_URL: loadUnitsUrl } : {}),
       // The carrier registry a return parcel's carrierRef is checked against.
-      ...(name === "returns" ? { CARRIERS_URL: services.carriers.rpcUrl } : {}),
+      ...(name === "returns" ? { CARRIERS_URL: rpcUrlOf("carriers") } : {}),
       ...opts.serviceEnv,
     };
+    if (replicaCount) continue; // all at once below
     await boot(name);
     // Restarts reuse the ports the gateway knows.
     configs[name].PORT = new URL(services[name].rpcUrl).port;
     configs[name].ADMIN_PORT = new URL(services[name].adminUrl).port;
+  }
+  if (replicaCount) {
+    // Every address is known: all replicas start at once (a client reaching a balancer before any
+    // of its replicas is ready is refused and tries again, as behind a Service).
+    const booted = await Promise.allSettled((Object.keys(MODULES) as ServiceName[]).map(bootReplicas));
+    const failed = booted.find((r) => r.status === "rejected");
+    if (failed) {
+      for (const set of replicaSets.values()) {
+        await Promise.all(set.slots.map(endReplica));
+        await set.proxy.close();
+      }
+      await db.drop().catch(() => {});
+      throw failed.reason;
+    }
   }
   const keyFile = path.join(mkdtempSync(path.join(tmpdir(), "fop-test-")), "key.json");
   const gatewayVars: Record<string, string> = {
@@ -389,7 +533,7 @@ export async function bootSystem(
     return { status: res.status, headers: res.headers, body: parsed as never, text };
   };
 
-  return {
+  const system: System = {
     baseUrl,
     db,
     events,
@@ -415,24 +559,75 @@ export async function bootSystem(
     services,
     stopService: (name) => services[name].close(),
     killService: (name) => {
+      const set = replicaSets.get(name);
+      if (set) {
+        for (const slot of set.slots) signalSlot(slot, "SIGKILL");
+        return;
+      }
       const child = children.get(name);
       if (!child) throw new Error(`${name} does not run as a child process`);
       child.kill("SIGKILL");
     },
     signalService: (name, signal) => {
+      const set = replicaSets.get(name);
+      if (set) {
+        for (const slot of set.slots) signalSlot(slot, signal);
+        return;
+      }
       const child = children.get(name);
       if (!child) throw new Error(`${name} does not run as a child process`);
       child.kill(signal);
     },
-    restartService: (name, env) => boot(name, env),
+    restartService: async (name, env) => {
+      const set = replicaSets.get(name);
+      if (!set) return boot(name, env);
+      // The replicas that were stopped or killed; a running one is left alone.
+      await Promise.all(
+        set.slots.map(async (slot, i) => {
+          const child = slot.child?.process;
+          const exited = !child || child.exitCode !== null || child.signalCode !== null;
+          if (!exited && !slot.ending) return;
+          await endReplica(slot);
+          await startReplica(name, i, env);
+        }),
+      );
+    },
+    replicas: (name) => {
+      const set = replicaSets.get(name);
+      if (set) return set.slots.map((slot) => ({ pid: slot.child!.process.pid!, ...slotUrls(slot) }));
+      const child = children.get(name);
+      if (!child) throw new Error(`${name} does not run as a child process`);
+      const { rpcUrl, adminUrl } = services[name];
+      return [{ pid: child.pid!, rpcUrl, adminUrl }];
+    },
+    killReplica: (name, index) => {
+      if (!replicaSets.has(name) && index === 0) return system.killService(name);
+      signalSlot(replicaSlot(name, index), "SIGKILL");
+    },
+    signalReplica: (name, index, signal) => {
+      if (!replicaSets.has(name) && index === 0) return system.signalService(name, signal);
+      signalSlot(replicaSlot(name, index), signal);
+    },
+    restartReplica: async (name, index, env) => {
+      if (!replicaSets.has(name) && index === 0) {
+        await services[name].close(); // after a kill: waits for the exit
+        return boot(name, env);
+      }
+      const slot = replicaSlot(name, index);
+      await endReplica(slot);
+      await startReplica(name, index, env);
+    },
     gateways,
     gatewayProcess,
     close: async () => {
       await closeGateway();
       for (const name of Object.keys(services) as ServiceName[]) await services[name].close();
+      for (const set of replicaSets.values()) await set.proxy.close();
       const { connect } = await import("@nats-io/transport-node");
       const { jetstreamManager } = await import("@nats-io/jetstream");
-      const nc = await connect({ servers: events.natsUrl, maxReconnectAttempts: 0 }).catch(() => undefined);
+      const nc = await connect({ servers: events.natsUrl.split(","), maxReconnectAttempts: 0 }).catch(
+        () => undefined,
+      );
       if (nc) {
         await (await jetstreamManager(nc)).streams.delete(events.stream).catch(() => {});
         await nc.close();
@@ -440,7 +635,31 @@ export async function bootSystem(
       await db.drop();
     },
   };
+  return system;
 }
+
+/** A replicated service: its balancer (endpoints proxy) and its replicas. */
+interface ReplicaSet {
+  proxy: EndpointsProxy;
+  slots: ReplicaSlot[];
+}
+
+/** One replica: its ports (for good) and its current process. */
+interface ReplicaSlot {
+  rpcPort: string;
+  adminPort: string;
+  child?: ReturnType<typeof spawnMain>;
+  /** Sent SIGKILL/SIGTERM (or being closed): it is exiting or has exited. */
+  ending: boolean;
+}
+
+const slotUrls = (slot: ReplicaSlot) => ({
+  rpcUrl: `http://127.0.0.1:${slot.rpcPort}`,
+  adminUrl: `http://127.0.0.1:${slot.adminPort}`,
+});
+
+/** Replicas start all at once: N x 7 processes loading their modules on a few cores. */
+const REPLICAS_READY_TIMEOUT_MS = 120_000;
 
 /**
  * Starts `main` (relative to the repository) as a service is deployed (`node --import
@@ -458,6 +677,8 @@ function spawnMain(
     logLevel?: string | undefined;
     /** Its stdout: shown (default) or discarded. */
     stdout?: "inherit" | "ignore" | undefined;
+    /** How long `ready` waits for `readyUrl` (default 30 s). */
+    readyTimeoutMs?: number | undefined;
   } = {},
 ): {
   process: ChildProcess;
@@ -483,7 +704,7 @@ function spawnMain(
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
   const ready = (async () => {
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < (opts.readyTimeoutMs ?? 30_000) / 100; i++) {
       if (
         await fetch(readyUrl).then(
           (r) => r.ok,

@@ -9,6 +9,7 @@ export {
   type GatewayReplicas,
   type ProcessExit,
   type ServiceName,
+  type ServiceReplica,
   type System,
   type SystemOptions,
   type TokenOptions,

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { query } from "@fop/kit/db/sql";
+import { query, type SqlPool } from "@fop/kit/db/sql";
 import { listDeadLetters } from "@fop/kit/events/consumer";
 import { newId } from "@fop/kit/ids";
 import type { RunningService } from "@fop/kit/service";
@@ -194,4 +194,69 @@ describe("retention", () => {
     await sweepRetention(at(r!.deletionDate));
     expect(await records(e.entityRef)).toHaveLength(0);
   });
+
+  it("sweeps of several replicas at once anonymize each record once, and one never waits for another", async () => {
+    // Replica A's sweep has anonymized the records and holds them (its COMMIT is held back) when
+    // replica B's sweep starts. Before the fix B waited for A's row locks and then, Postgres
+    // rechecking only the locked rows and not the subquery that picked them, anonymized them again:
+    // version 3, a change that never happened.
+    const js = jetstream(nc);
+    const tenant = `sweeps-${suffix}`;
+    const events = Array.from({ length: 20 }, () => envelope({ tenant }));
+    await Promise.all(
+      events.map((e) =>
+        js.publish(`${PREFIX}.CATEGORY_CREATED`, toBinary(EventEnvelopeSchema, e), { msgID: e.id }),
+      ),
+    );
+    const ofTenant = () =>
+      query<{ version: number; is_anonymized: boolean; anonymization_date: Date }>(svc.deps.db, {
+        text: "select version, is_anonymized, anonymization_date from audit.audit_record where tenant_id = $1",
+        params: [tenant],
+      });
+    const written = await waitFor(async () => {
+      const rows = await ofTenant();
+      return rows.length === events.length ? rows : undefined;
+    });
+    const due = Math.max(...written.map((r) => r.anonymization_date.getTime())) + 1;
+    const now = () => new Date(due);
+    let reached!: () => void;
+    const atCommit = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const first = sweepRetention({ ...svc.deps, now, db: commitHeldBack(svc.deps.db, gate, reached) });
+    await atCommit;
+    const second = sweepRetention({ ...svc.deps, now });
+    const secondAlone = await Promise.race([
+      second.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000)),
+    ]);
+    release();
+    await Promise.all([first, second]);
+    const rows = await ofTenant();
+    expect(rows.map((r) => [r.is_anonymized, r.version])).toEqual(events.map(() => [true, 2]));
+    expect(secondAlone, "the second sweep finished while the first held its rows").toBe(true);
+  });
 });
+
+/**
+ * `db` whose next transaction holds its COMMIT back until `gate` settles, calling `reached` when it
+ * gets there: a sweep caught between its writes and its commit.
+ */
+function commitHeldBack(db: SqlPool, gate: Promise<void>, reached: () => void): SqlPool {
+  const connect = async () => {
+    const client = await db.pool.connect();
+    const original = client.query;
+    client.query = ((...args: Parameters<typeof original>) => {
+      if (args[0] !== "commit") return (original as (...a: unknown[]) => unknown).apply(client, args);
+      client.query = original;
+      reached();
+      return gate.then(() => client.query("commit"));
+    }) as typeof original;
+    return client;
+  };
+  return { ...db, pool: { connect } as unknown as SqlPool["pool"] };
+}

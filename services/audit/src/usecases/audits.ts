@@ -217,6 +217,12 @@ export async function searchAudits(
 /**
  * Retention: deletes records past their deletion date and anonymizes personal data past the
  * anonymization date, in batches across tenants. Returns how many rows each step touched.
+ *
+ * Every replica runs it (AUDIT_SWEEP_INTERVAL_MS), so sweeps overlap: each takes its rows with FOR
+ * UPDATE SKIP LOCKED, so two sweeps touch disjoint rows and neither waits for the other. Without
+ * it, a sweep that waited for another's row locks anonymized the rows again once they were
+ * released (Postgres rechecks the locked row, not the subquery that chose it): version 3, a
+ * change that never happened (audit.service.test.ts, "sweeps of several replicas at once").
  */
 export async function sweepRetention(
   deps: AuditDeps,
@@ -226,13 +232,13 @@ export async function sweepRetention(
   return inTransaction(deps.db, async (tx) => {
     const b = new SqlBuilder();
     const deleted = await query(tx, {
-      text: `delete from ${SCHEMA}.audit_record where (tenant_id, id) in (select tenant_id, id from ${SCHEMA}.audit_record where deletion_date <= ${b.param(now, "timestamptz")} limit ${batch}) returning 1`,
+      text: `delete from ${SCHEMA}.audit_record where (tenant_id, id) in (select tenant_id, id from ${SCHEMA}.audit_record where deletion_date <= ${b.param(now, "timestamptz")} limit ${batch} for update skip locked) returning 1`,
       params: b.params,
     });
     const a = new SqlBuilder();
     const anonymized = await query(tx, {
       text: `update ${SCHEMA}.audit_record set actor_username = ${a.param(ANONYMIZED, "text")}, client_raw_info = '', is_anonymized = true, version = version + 1, last_modified = ${a.param(now, "timestamptz")}
-             where (tenant_id, id) in (select tenant_id, id from ${SCHEMA}.audit_record where not is_anonymized and anonymization_date <= ${a.param(now, "timestamptz")} limit ${batch}) returning 1`,
+             where (tenant_id, id) in (select tenant_id, id from ${SCHEMA}.audit_record where not is_anonymized and anonymization_date <= ${a.param(now, "timestamptz")} limit ${batch} for update skip locked) returning 1`,
       params: a.params,
     });
     return { deleted: deleted.length, anonymized: anonymized.length };
