@@ -51,6 +51,16 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** True when nothing listens on 127.0.0.1:`port` (this process could listen there now). */
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
+}
+
 async function pgAnswers(url: string): Promise<boolean> {
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
@@ -252,6 +262,8 @@ export async function startNatsCluster(opts: {
   log?: (msg: string) => void;
   /** How long the start, and a server's rejoining, may take (default 30 s). */
   timeoutMs?: number;
+  /** The servers' client ports by index (default: free ones); the other ports are free ones. */
+  clientPorts?: number[];
 }): Promise<NatsCluster> {
   requireNatsServer();
   const size = opts.size ?? 3;
@@ -263,7 +275,9 @@ export async function startNatsCluster(opts: {
   mkdirSync(dataDir, { recursive: true });
 
   // Three ports per server, all distinct (freePort may hand out one it handed out before).
-  const taken = new Set<number>();
+  if (opts.clientPorts && opts.clientPorts.length !== size)
+    throw new Error(`startNatsCluster: ${opts.clientPorts.length} client ports for ${size} servers`);
+  const taken = new Set<number>(opts.clientPorts);
   const port = async () => {
     for (;;) {
       const p = await freePort();
@@ -276,7 +290,8 @@ export async function startNatsCluster(opts: {
   const servers: { name: string; client: number; cluster: number; http: number; conf: string }[] = [];
   for (let i = 0; i < size; i++) {
     const name = `nats-${i}`;
-    servers.push({ name, client: await port(), cluster: await port(), http: await port(), conf: "" });
+    const client = opts.clientPorts?.[i] ?? (await port());
+    servers.push({ name, client, cluster: await port(), http: await port(), conf: "" });
   }
   for (const s of servers) {
     s.conf = path.join(dataDir, `${s.name}.conf`);
@@ -310,9 +325,17 @@ export async function startNatsCluster(opts: {
     const p = procs[i];
     return p !== undefined && p.exitCode === null && p.signalCode === null;
   };
+  // Each server in a process group of its own: a terminal's Ctrl-C (SIGINT to the foreground group)
+  // reaches the launcher, which stops the servers last, after the processes using them have drained
+  // (killed with the group, they left services waiting on a NATS drain that never completed). So
+  // that none outlives this process, whatever ends it short of SIGKILL, they are killed on its exit.
+  const killAll = () => {
+    for (let i = 0; i < procs.length; i++) if (running(i)) procs[i]!.kill("SIGKILL");
+  };
+  process.on("exit", killAll);
   const spawnServer = (i: number) => {
     const s = servers[i]!;
-    const child = spawn("nats-server", ["-c", s.conf], { stdio: "ignore" });
+    const child = spawn("nats-server", ["-c", s.conf], { stdio: "ignore", detached: true });
     procs[i] = child;
     killed[i] = false;
     exits[i] = new Promise<void>((resolve) =>
@@ -375,6 +398,7 @@ export async function startNatsCluster(opts: {
         return exits[i]!.finally(() => clearTimeout(force));
       }),
     );
+    process.off("exit", killAll);
   };
 
   for (let i = 0; i < size; i++) spawnServer(i);

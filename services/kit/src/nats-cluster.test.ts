@@ -2,21 +2,28 @@
  * startNatsCluster (infra.ts): three real nats-servers. A replicated stream survives one server's
  * crash, and the server rejoins and catches up when started again.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { jetstream, jetstreamManager, StorageType } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NatsCluster, startNatsCluster } from "./infra.ts";
+import { freePort, type NatsCluster, portFree, startNatsCluster } from "./infra.ts";
 
 let dir: string;
 let cluster: NatsCluster;
 let nc: NatsConnection;
+/** The client ports given (the launcher gives 4222-4224 when they are free). */
+let clientPorts: number[];
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "fop-nats-cluster-"));
-  cluster = await startNatsCluster({ dataDir: dir });
+  clientPorts = [];
+  while (clientPorts.length < 3) {
+    const p = await freePort();
+    if (!clientPorts.includes(p)) clientPorts.push(p);
+  }
+  cluster = await startNatsCluster({ dataDir: dir, clientPorts });
   nc = await connect({ servers: cluster.url.split(","), maxReconnectAttempts: -1, reconnectTimeWait: 200 });
 }, 60_000);
 
@@ -38,10 +45,18 @@ async function peers(
 
 describe("startNatsCluster", () => {
   it("starts three servers on distinct ports, named by NATS_URL's comma-separated form", () => {
-    expect(cluster.urls).toHaveLength(3);
-    expect(new Set(cluster.urls).size).toBe(3);
+    expect(cluster.urls).toEqual(clientPorts.map((p) => `nats://127.0.0.1:${p}`));
     expect(cluster.url).toBe(cluster.urls.join(","));
     expect(cluster.pids().every((pid) => pid > 0)).toBe(true);
+  });
+
+  it("runs each server in a process group of its own (a terminal's Ctrl-C reaches only the launcher)", () => {
+    for (const pid of cluster.pids()) expect(pgid(pid)).toBe(pid);
+  });
+
+  it("tells a taken port from a free one (portFree)", async () => {
+    expect(await portFree(clientPorts[0]!)).toBe(false);
+    expect(await portFree(await freePort())).toBe(true);
   });
 
   it("holds an R3 stream, keeps taking publishes with a server killed, and takes it back", async () => {
@@ -88,6 +103,12 @@ describe("startNatsCluster", () => {
     expect((await js.publish("cluster-t.a", "3")).seq).toBe(3);
   }, 60_000);
 });
+
+/** The process group of `pid` (Linux: field 5 of /proc/<pid>/stat, after the parenthesised name). */
+function pgid(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+}
 
 function isAlive(pid: number): boolean {
   try {
