@@ -163,6 +163,8 @@ try {
     LOG_LEVEL: logLevel,
     GRAPHQL_GRAPHIQL: "true",
     RPC_AUTH_KEY: rpcAuthKey,
+    // The rate limit's exchange between gateway replicas (one here, but the same NATS as the services).
+    NATS_URL: nats.url,
     ...Object.fromEntries(
       SERVICES.map(({ module }) => [
         `${module.name.toUpperCase()}_URL`,
