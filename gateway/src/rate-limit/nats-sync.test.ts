@@ -18,8 +18,10 @@ import {
 import type { ReportEntry } from "./token-buckets.ts";
 
 const opened: RateLimitSync[] = [];
+const proxies: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 
 /** A logger whose lines (parsed) land in `lines`. */
@@ -92,6 +94,7 @@ describe("the exchange over NATS", () => {
     const nats = new URL(inject("natsUrl"));
     const port = await freePort();
     const cut = await cuttableProxy(port, nats.hostname, Number(nats.port));
+    proxies.push(cut);
     const { logger, lines } = captured();
     const subject = `t${randomBytes(4).toString("hex")}.rate-limit`;
     const { sync, received } = start(`nats://127.0.0.1:${port}`, subject, logger);
@@ -114,8 +117,6 @@ describe("the exchange over NATS", () => {
       return received.length > 0;
     });
     expect(received[0]).toEqual({ peer: peer.sync.id, report: [["acme", 2, 2]] });
-    await sync.close();
-    await cut.close();
   });
 });
 
