@@ -15,7 +15,7 @@ import { installJsonParser } from "./plugins/json.ts";
 import { installLifecycleHeaders } from "./plugins/lifecycle.ts";
 import { installMetrics } from "./plugins/metrics.ts";
 import { installOpenApi } from "./plugins/openapi.ts";
-import { installRateLimit, type RateLimitOptions } from "./plugins/rate-limit.ts";
+import { type ClusterRateLimitOptions, installRateLimit } from "./plugins/rate-limit.ts";
 import { clientErrorHandler, installRequestChecks, rewriteTarget } from "./plugins/request.ts";
 import { installRouteStatusRecorder } from "./plugins/route-statuses.ts";
 import { installTracing } from "./plugins/tracing.ts";
@@ -44,7 +44,7 @@ export interface GatewayDeps {
   resolveUrn: UrnResolver;
   /** Names of the services the gateway routes to and whether each answers. */
   checkServices: () => Promise<Record<string, boolean>>;
-  rateLimit?: RateLimitOptions | undefined;
+  rateLimit?: ClusterRateLimitOptions | undefined;
   publicUrl: string;
   cors?: CorsOptions | undefined;
   graphql?: GraphqlOptions | undefined;
@@ -97,7 +97,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   installRequestChecks(app);
   installHeaders(app, deps.cors ?? { allowedOrigins: [] });
   installAuth(app, deps.verify, { ablated: ablated.has("auth") });
-  if (deps.rateLimit) installRateLimit(app, deps.rateLimit);
+  if (deps.rateLimit) installRateLimit(app, deps.rateLimit, { logger: deps.logger, metrics: deps.metrics });
   installLifecycleHeaders(app);
   installUrnResolution(app, deps.resolveUrn);
   installMetrics(app, deps.metrics);

@@ -37,8 +37,26 @@ export const gatewayConfig = {
     "origins allowed to call the API from a browser, comma-separated (or *); unset: none",
   ),
   RATE_LIMIT_ENABLED: env.bool("per-tenant rate limiting", true),
-  RATE_LIMIT_PER_SECOND: env.int("sustained requests per second per tenant", 1000, 1),
-  RATE_LIMIT_BURST: env.int("burst size per tenant", 2000, 1),
+  RATE_LIMIT_PER_SECOND: env.int(
+    "sustained requests per second per tenant, over all gateway replicas",
+    1000,
+    1,
+  ),
+  RATE_LIMIT_BURST: env.int("burst size per tenant, over all gateway replicas", 2000, 1),
+  RATE_LIMIT_SYNC_MS: env.int(
+    "how often each gateway replica publishes the tokens it took per tenant to the others over NATS, ms (the limit's accuracy: what the others accept within one interval); 0: no exchange, the limit holds per replica",
+    100,
+    0,
+    10_000,
+  ),
+  RATE_LIMIT_SYNC_SUBJECT: env.string(
+    "core NATS subject the gateway replicas exchange their rate-limit counts on (one per cluster sharing a NATS)",
+    "fop.gateway.rate-limit",
+  ),
+  NATS_URL: env.string(
+    "NATS server(s), comma-separated: the rate limit's exchange between gateway replicas (core NATS, no JetStream)",
+    "nats://127.0.0.1:4222",
+  ),
   RPC_TIMEOUT_MS: env.int("deadline of each service call", 10_000, 1),
   DRAIN_DELAY_MS: env.int(
     "after SIGTERM, how long the gateway keeps serving, unready and closing each response's connection, before it closes its listener (keep-alive clients move to other replicas)",

@@ -104,7 +104,18 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
         ),
       ),
     rateLimit: config.RATE_LIMIT_ENABLED
-      ? { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST }
+      ? {
+          perSecond: config.RATE_LIMIT_PER_SECOND,
+          burst: config.RATE_LIMIT_BURST,
+          sync:
+            config.RATE_LIMIT_SYNC_MS > 0
+              ? {
+                  url: config.NATS_URL,
+                  subject: config.RATE_LIMIT_SYNC_SUBJECT,
+                  intervalMs: config.RATE_LIMIT_SYNC_MS,
+                }
+              : undefined,
+        }
       : undefined,
     publicUrl: config.PUBLIC_URL ?? "",
     recordRouteStatuses: config.RECORD_ROUTE_STATUSES_FILE,

@@ -424,6 +424,9 @@ export async function bootSystem(
     AUTH_DEV_KEY_FILE: keyFile,
     RPC_AUTH_KEY: TEST_RPC_AUTH_KEY,
     RATE_LIMIT_ENABLED: "false",
+    // With the rate limit on, its gateways exchange their counts on this system's NATS, on a subject of its own.
+    NATS_URL: events.natsUrl,
+    RATE_LIMIT_SYNC_SUBJECT: `t${suffix}.rate-limit`,
     // One file per system; the gateway processes of one system append whole lines to it.
     ...(infra.routeStatusDir
       ? { RECORD_ROUTE_STATUSES_FILE: path.join(infra.routeStatusDir, `${suffix}.log`) }

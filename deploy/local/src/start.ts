@@ -370,6 +370,8 @@ try {
         LOG_LEVEL: logLevel,
         GRAPHQL_GRAPHIQL: "true",
         RPC_AUTH_KEY: rpcAuthKey,
+        // The rate limit's exchange between the gateway replicas: the same NATS as the services.
+        NATS_URL: nats.url,
         ...serviceUrls,
       },
       "gateway",

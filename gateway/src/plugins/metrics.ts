@@ -6,7 +6,7 @@
  * /graphql only, the operation type (query, mutation, subscription; never the operation name, which
  * clients choose freely). A streamed response (the notifications SSE stream) is observed when it ends.
  */
-import { histogram, METRICS, type Metrics } from "@fop/kit/metrics";
+import { counter, histogram, METRICS, type Metrics } from "@fop/kit/metrics";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { gql } from "../graphql/graphql-js.ts";
 
@@ -14,6 +14,9 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 
 export function installMetrics(app: FastifyInstance, metrics: Metrics): void {
   const duration = histogram(metrics, METRICS.httpServerDuration);
+  // The rate limit's fail-open counter (plugins/rate-limit.ts), there from the start: 0, not absent,
+  // until it counts (also with the rate limit off).
+  counter(metrics, METRICS.rateLimitUnsynced);
   app.addHook("onResponse", async (req, reply) => {
     const route = req.routeOptions.url ?? "unmatched";
     const labels: Partial<Record<(typeof METRICS.httpServerDuration.labelNames)[number], string>> = {

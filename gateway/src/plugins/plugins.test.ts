@@ -2,7 +2,6 @@ import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
 import { installErrorHandling } from "./errors.ts";
 import { installLifecycleHeaders } from "./lifecycle.ts";
-import { TokenBuckets } from "./rate-limit.ts";
 import { parseUrn } from "./urn.ts";
 
 describe("parseUrn", () => {
@@ -25,17 +24,6 @@ describe("parseUrn", () => {
     "fft:facility:a:b",
   ])("rejects %s", (raw) => {
     expect(parseUrn(raw)).toBeUndefined();
-  });
-});
-
-describe("TokenBuckets", () => {
-  it("allows the burst, then the sustained rate, per key", () => {
-    const b = new TokenBuckets({ perSecond: 2, burst: 3 });
-    expect([0, 0, 0].map(() => b.take("t", 0))).toEqual([0, 0, 0]);
-    expect(b.take("t", 0)).toBe(1);
-    expect(b.take("other", 0)).toBe(0);
-    expect(b.take("t", 500)).toBe(0); // one token refilled after 0.5 s at 2/s
-    expect(b.take("t", 500)).toBeGreaterThan(0);
   });
 });
 

@@ -70,6 +70,15 @@ export const METRICS = {
     ["http_request_method", "http_route", "http_response_status_code", "graphql_operation_type"],
     DURATION_BUCKETS,
   ),
+  /**
+   * The gateway's rate limit, per request decided while its replicas could not exchange their counts
+   * (NATS unreachable): the limit was this replica's alone then (fail open).
+   */
+  rateLimitUnsynced: counterFamily(
+    "fop_rate_limit_unsynced_requests_total",
+    "Requests the gateway's rate limit decided on this replica's own counts because it could not exchange them with the other gateway replicas over NATS (fail open: meanwhile a tenant's limit holds per replica, not for the cluster)",
+    [],
+  ),
   /** A service, per RPC (OpenTelemetry rpc.server.duration, in seconds). */
   rpcServerDuration: histogramFamily(
     "rpc_server_duration_seconds",
