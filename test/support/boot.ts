@@ -189,8 +189,9 @@ export interface SystemOptions {
    * RPC and admin ports, behind a per-service endpoints proxy (endpoints-proxy.ts: a connection
    * balancer standing in for the service's Kubernetes Service) whose URL the gateway and the other
    * services are given. Each replica becomes an endpoint once its /readyz answers 200 and stays one
-   * (killed or restarted). The replicas share a CURSOR_SECRET (unless `serviceEnv` sets one), as a
-   * Deployment's pods do. `childProcesses` is then moot.
+   * (killed or restarted). The replicas share a CURSOR_SECRET, a WEBHOOK_SECRETS_KEY
+   * (notifications) and a CARRIER_CREDENTIALS_KEY (carriers) unless `serviceEnv` sets them, as a
+   * Deployment's pods share a Secret. `childProcesses` is then moot.
    */
   serviceReplicas?: number;
   /** Run the gateway as a child process too (`node --import @fop/kit/otel-register gateway/src/main.ts`). */
@@ -283,22 +284,36 @@ export async function bootSystem(
     if (!slot) throw new Error(`${name} has no replica ${index}`);
     return slot;
   };
+  /**
+   * Starts replica `index`: on its ports; the first time on ports chosen now, and chosen again when
+   * the process exits before it is ready (another process may have taken one between freePort and
+   * its listen: an outgoing connection of a replica starting beside it, or another system's boot).
+   */
   const startReplica = async (name: ServiceName, index: number, env: Record<string, string> = {}) => {
     const { proxy } = replicaSet(name);
     const slot = replicaSlot(name, index);
-    const child = spawnMain(
-      `services/${name}/src/main.ts`,
-      { ...configs[name], PORT: slot.rpcPort, ADMIN_PORT: slot.adminPort, ...env },
-      `${slotUrls(slot).adminUrl}/readyz`,
-      { nodeArgs: opts.nodeArgs?.(name), readyTimeoutMs: REPLICAS_READY_TIMEOUT_MS },
-    );
-    slot.child = child;
-    slot.ending = false;
-    try {
-      await child.ready;
-    } catch (err) {
-      await child.close();
-      throw err;
+    const first = !slot.rpcPort;
+    for (let attempt = 1; ; attempt++) {
+      if (first) {
+        slot.rpcPort = String(await freePort());
+        slot.adminPort = String(await freePort());
+      }
+      const child = spawnMain(
+        `services/${name}/src/main.ts`,
+        { ...configs[name], PORT: slot.rpcPort, ADMIN_PORT: slot.adminPort, ...env },
+        `${slotUrls(slot).adminUrl}/readyz`,
+        { nodeArgs: opts.nodeArgs?.(name), readyTimeoutMs: REPLICAS_READY_TIMEOUT_MS },
+      );
+      slot.child = child;
+      slot.ending = false;
+      try {
+        await child.ready;
+        break;
+      } catch (err) {
+        const exited = child.process.exitCode !== null || child.process.signalCode !== null;
+        await child.close();
+        if (!first || !exited || attempt === 3) throw err;
+      }
     }
     // An endpoint from its first readiness on; a kill or restart leaves it in place.
     proxy.add(slotUrls(slot).rpcUrl);
@@ -326,7 +341,9 @@ export async function bootSystem(
         return set.slots[0]!.child?.process.pid;
       },
       rpcUrl: set.proxy.url,
-      adminUrl: slotUrls(set.slots[0]!).adminUrl,
+      get adminUrl() {
+        return slotUrls(set.slots[0]!).adminUrl;
+      },
       close: async () => {
         await Promise.all(set.slots.map(endReplica));
       },
@@ -335,9 +352,11 @@ export async function bootSystem(
   };
   if (replicaCount) {
     for (const name of Object.keys(MODULES) as ServiceName[]) {
-      const slots: ReplicaSlot[] = [];
-      for (let i = 0; i < replicaCount; i++)
-        slots.push({ rpcPort: String(await freePort()), adminPort: String(await freePort()), ending: false });
+      const slots = Array.from({ length: replicaCount }, () => ({
+        rpcPort: "",
+        adminPort: "",
+        ending: false,
+      }));
       replicaSets.set(name, { proxy: await startEndpointsProxy(), slots });
     }
   }
@@ -349,6 +368,10 @@ export async function bootSystem(
   // starts after picking on a port chosen now, so picking knows its URL from the start (with
   // replicas every balancer's address is known before any replica starts).
   const loadUnitsPort = String(await freePort());
+  const sealKeys = {
+    webhooks: randomBytes(32).toString("base64"),
+    carriers: randomBytes(32).toString("base64"),
+  };
   const loadUnitsUrl = replicaSets.get("loadunits")?.proxy.url ?? `http://127.0.0.1:${loadUnitsPort}`;
   for (const name of Object.keys(MODULES) as ServiceName[]) {
     configs[name] = {
@@ -365,8 +388,12 @@ export async function bootSystem(
       // A developer's machine: the admin port's dead letters to this host's callers (an ADMIN_TOKEN
       // in serviceEnv takes over).
       ADMIN_LOOPBACK_TRUST: "true",
-      // Replicas sign search cursors alike: a page's cursor is good on any of them.
+      // Replicas share their keys as a Deployment's pods share a Secret (deploy/k8s/base): a page's
+      // cursor is good on any of them, and what one sealed (a webhook signing secret, carrier
+      // credentials) the others open.
       ...(replicaCount ? { CURSOR_SECRET: `replicas-${suffix}` } : {}),
+      ...(replicaCount && name === "notifications" ? { WEBHOOK_SECRETS_KEY: sealKeys.webhooks } : {}),
+      ...(replicaCount && name === "carriers" ? { CARRIER_CREDENTIALS_KEY: sealKeys.carriers } : {}),
       // The facility registry picking, returns, notifications and loadunits (stacks) validate against.
       ...(name === "picking" || name === "returns" || name === "notifications" || name === "loadunits"
         ? { CATALOG_URL: rpcUrlOf("catalog") }
@@ -644,8 +671,9 @@ interface ReplicaSet {
   slots: ReplicaSlot[];
 }
 
-/** One replica: its ports (for good) and its current process. */
+/** One replica: its ports (chosen at its first start, then for good) and its current process. */
 interface ReplicaSlot {
+  /** "" until its first start. */
   rpcPort: string;
   adminPort: string;
   child?: ReturnType<typeof spawnMain>;
