@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { auditService } from "@fop/audit";
@@ -259,6 +259,7 @@ export async function bootSystem(
       `${adminUrl}/readyz`,
       {
         nodeArgs: opts.nodeArgs?.(name),
+        ports: [Number(configs[name].PORT), Number(configs[name].ADMIN_PORT)],
       },
     );
     children.set(name, child.process);
@@ -287,7 +288,8 @@ export async function bootSystem(
   /**
    * Starts replica `index`: on its ports; the first time on ports chosen now, and chosen again when
    * the process exits before it is ready (another process may have taken one between freePort and
-   * its listen: an outgoing connection of a replica starting beside it, or another system's boot).
+   * its listen: an outgoing connection of a replica starting beside it, or another system's boot
+   * whose freePort handed out the same port).
    */
   const startReplica = async (name: ServiceName, index: number, env: Record<string, string> = {}) => {
     const { proxy } = replicaSet(name);
@@ -302,7 +304,11 @@ export async function bootSystem(
         `services/${name}/src/main.ts`,
         { ...configs[name], PORT: slot.rpcPort, ADMIN_PORT: slot.adminPort, ...env },
         `${slotUrls(slot).adminUrl}/readyz`,
-        { nodeArgs: opts.nodeArgs?.(name), readyTimeoutMs: REPLICAS_READY_TIMEOUT_MS },
+        {
+          nodeArgs: opts.nodeArgs?.(name),
+          readyTimeoutMs: REPLICAS_READY_TIMEOUT_MS,
+          ports: [Number(slot.rpcPort), Number(slot.adminPort)],
+        },
       );
       slot.child = child;
       slot.ending = false;
@@ -467,15 +473,13 @@ export async function bootSystem(
     const proxy = await startEndpointsProxy();
     // Running gateway processes (oldest first) and how to stop each.
     const running = new Map<GatewayProcess, () => Promise<void>>();
-    const start = async (): Promise<GatewayProcess> => {
-      const port = String(await freePort());
+    /** Starts a gateway process on `port`; undefined when it exits before it is ready. */
+    const startOn = async (port: string): Promise<GatewayProcess | undefined> => {
       const url = `http://127.0.0.1:${port}`;
-      const child = spawnMain(
-        "gateway/src/main.ts",
-        { ...gatewayVars, PORT: port },
-        `${url}/readyz`,
-        gatewayChild,
-      );
+      const child = spawnMain("gateway/src/main.ts", { ...gatewayVars, PORT: port }, `${url}/readyz`, {
+        ...gatewayChild,
+        ports: [Number(port)],
+      });
       const gateway: GatewayProcess = {
         url,
         pid: child.process.pid,
@@ -489,11 +493,22 @@ export async function bootSystem(
       void child.exited.then(() => running.delete(gateway));
       try {
         await child.ready;
+        return gateway;
       } catch (err) {
+        const exited = child.process.exitCode !== null || child.process.signalCode !== null;
         await child.close();
-        throw err;
+        if (!exited) throw err;
+        return undefined;
       }
-      return gateway;
+    };
+    // A process that exits before it is ready may have lost its port to another process between
+    // freePort and its listen: it is tried again on another (3 tries).
+    const start = async (): Promise<GatewayProcess> => {
+      for (let attempt = 1; ; attempt++) {
+        const gateway = await startOn(String(await freePort()));
+        if (gateway) return gateway;
+        if (attempt === 3) throw new Error("gateway/src/main.ts exited before it was ready, three times");
+      }
     };
     for (const gateway of await Promise.all(Array.from({ length: opts.gatewayReplicas }, start)))
       proxy.add(gateway.url);
@@ -517,6 +532,7 @@ export async function bootSystem(
       const child = spawnMain("gateway/src/main.ts", gatewayVars, `${url}/readyz`, {
         ...gatewayChild,
         logLevel: gatewayVars.LOG_LEVEL,
+        ports: [Number(gatewayVars.PORT)],
       });
       closeGateway = child.close;
       pid = child.process.pid;
@@ -692,8 +708,9 @@ const REPLICAS_READY_TIMEOUT_MS = 120_000;
 /**
  * Starts `main` (relative to the repository) as a service is deployed (`node --import
  * @fop/kit/otel-register`) with `env` on top of this process's environment; `ready` settles once
- * `readyUrl` answers 2xx (and fails if the process exits first); `exited` once the process has
- * exited. `close` sends SIGTERM (graceful shutdown, which flushes its spans) and waits for the exit.
+ * `readyUrl` answers 2xx and the process listens on `ports` (and fails if the process exits first);
+ * `exited` once the process has exited. `close` sends SIGTERM (graceful shutdown, which flushes its
+ * spans) and waits for the exit.
  */
 function spawnMain(
   main: string,
@@ -707,6 +724,12 @@ function spawnMain(
     stdout?: "inherit" | "ignore" | undefined;
     /** How long `ready` waits for `readyUrl` (default 30 s). */
     readyTimeoutMs?: number | undefined;
+    /**
+     * Ports it must be the one listening on before it counts as ready: a port freePort handed out
+     * may have gone to another process too (another system booting beside this one), whose
+     * /readyz would answer for it.
+     */
+    ports?: number[] | undefined;
   } = {},
 ): {
   process: ChildProcess;
@@ -733,14 +756,12 @@ function spawnMain(
   );
   const ready = (async () => {
     for (let i = 0; i < (opts.readyTimeoutMs ?? 30_000) / 100; i++) {
-      if (
-        await fetch(readyUrl).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        return;
+      const answered = await fetch(readyUrl).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (child.exitCode !== null) throw new Error(`${main} exited with ${child.exitCode}`);
+      if (answered && (opts.ports ?? []).every((port) => listensOn(child.pid!, port) ?? true)) return;
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`${main} did not become ready`);
@@ -757,6 +778,36 @@ function spawnMain(
       await exited;
     },
   };
+}
+
+/**
+ * Whether process `pid` holds a listening TCP socket on `port` (Linux: /proc/net/tcp and tcp6, and
+ * the process's file descriptors); undefined where /proc does not say (another system).
+ */
+function listensOn(pid: number, port: number): boolean | undefined {
+  const local = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  const inodes = new Set<string>();
+  try {
+    for (const table of ["/proc/net/tcp", "/proc/net/tcp6"])
+      for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+        // sl local_address rem_address st ... inode; st 0A is LISTEN.
+        const f = line.trim().split(/\s+/);
+        if (f[1]?.endsWith(local) && f[3] === "0A" && f[9]) inodes.add(`socket:[${f[9]}]`);
+      }
+  } catch {
+    return undefined;
+  }
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      } catch {
+        return false; // closed meanwhile
+      }
+    });
+  } catch {
+    return false; // gone
+  }
 }
 
 /** Polls `fn` until it returns a truthy value or `timeoutMs` passes. */
