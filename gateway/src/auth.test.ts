@@ -1,3 +1,8 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { principalFromClaims } from "./auth.ts";
 import { effectivePermissions, PERMISSIONS, ROLE_PERMISSIONS } from "./permissions.ts";
@@ -49,4 +54,32 @@ describe("roles", () => {
     for (const perms of Object.values(ROLE_PERMISSIONS))
       for (const p of perms) expect(PERMISSIONS).toContain(p);
   });
+});
+
+describe("loadOrCreateDevKey", () => {
+  it("gives processes starting at once one key, never a half-written file", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "fop-dev-key-"));
+    const file = path.join(dir, "dev-signing-key.json");
+    const script = `const { loadOrCreateDevKey } = await import(${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, "auth.ts")).href)});
+      process.stdout.write((await loadOrCreateDevKey(process.argv[1])).publicJwk.kid);`;
+    try {
+      const kids = await Promise.all(
+        Array.from(
+          { length: 6 },
+          () =>
+            new Promise<string>((resolve, reject) =>
+              execFile(
+                process.execPath,
+                ["--conditions=source", "--input-type=module", "-e", script, file],
+                (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout)),
+              ),
+            ),
+        ),
+      );
+      expect(new Set(kids).size).toBe(1);
+      expect(readdirSync(dir)).toEqual(["dev-signing-key.json"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -2,7 +2,7 @@
  * Bearer tokens: verification (OIDC issuer's JWKS in production, a local key in development) and the
  * claims -> principal mapping. `npm run token` signs with the same local key.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { TENANT_PATTERN } from "@fop/kit/context";
 import { AppError } from "@fop/kit/errors";
@@ -42,14 +42,21 @@ export async function loadOrCreateDevKey(file: string): Promise<DevKey> {
     publicJwk: { ...(await exportJWK(publicKey)), kid, alg: DEV_ALG, use: "sig" },
   };
   mkdirSync(path.dirname(file), { recursive: true });
+  // Written whole under a name of this process's, then linked into place: the link fails if the file
+  // exists, and a reader never sees it half-written (several gateway processes and `npm run token`
+  // can start at once: npm start --replicas).
+  const partial = `${file}.${process.pid}.${Date.now().toString(36)}`;
+  writeFileSync(partial, JSON.stringify(key, null, 2), { flag: "wx", mode: 0o600 });
   try {
-    writeFileSync(file, JSON.stringify(key, null, 2), { flag: "wx", mode: 0o600 });
+    linkSync(partial, file);
     return key;
   } catch (err) {
-    // Created concurrently (gateway and `npm run token` at once): use that one.
+    // Created concurrently: use that one.
     if ((err as NodeJS.ErrnoException).code === "EEXIST")
       return JSON.parse(readFileSync(file, "utf8")) as DevKey;
     throw err;
+  } finally {
+    rmSync(partial, { force: true });
   }
 }
 

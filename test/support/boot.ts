@@ -50,7 +50,7 @@ export interface ApiResponse<T = any> {
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 
-const MODULES = {
+export const MODULES = {
   catalog: catalogService,
   audit: auditService,
   picking: pickingService,

@@ -11,6 +11,29 @@ import { type Db, dbOf, type SqlPool } from "./sql.ts";
 /** Maps a unique index name to the error its violation means (e.g. a taken tenant identifier). */
 export type UniqueViolations = Readonly<Record<string, () => AppError>>;
 
+/**
+ * Postgres cannot be reached or is not taking work: SQLSTATE class 08 (connection exception),
+ * 57P01-57P03 (shutting down, crashed, starting up), 53300 (too many connections); or the socket
+ * itself failed (refused, reset, timed out) or pg gave up on a lost or unopenable connection.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== "object") return false;
+  const code = typeof e.code === "string" ? e.code : "";
+  if (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code === "53300")
+    return true;
+  if (
+    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"].includes(
+      code,
+    )
+  )
+    return true;
+  const message = typeof e.message === "string" ? e.message : "";
+  return /^Connection terminated|timeout exceeded when trying to connect|is not queryable|Client was closed/.test(
+    message,
+  );
+}
+
 /** SQLSTATEs that mean the request carried a value Postgres cannot store or compare: the caller's 400. */
 const BAD_VALUE_STATES = new Set(["22P05", "22021", "22P02", "22003", "22007", "22008", "2201B", "54000"]);
 
@@ -18,6 +41,13 @@ export function translateDbError(err: unknown, unique: UniqueViolations = {}): u
   if (isAppError(err)) return err;
   const state = (err as { code?: string }).code;
   if (state === DEADLINE_SQLSTATE) return deadlineExceeded();
+  // Not done (or, for a connection lost during COMMIT, not known to be done): the caller retries.
+  if (isDatabaseUnavailable(err)) {
+    return new AppError("unavailable", {
+      code: "DATABASE_UNAVAILABLE",
+      description: "The service cannot reach its database right now; retry with exponential backoff.",
+    });
+  }
   if (state && BAD_VALUE_STATES.has(state)) {
     return new AppError("invalid", {
       code: "INVALID_VALUE",
