@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { auditService } from "@fop/audit";
@@ -189,8 +189,9 @@ export interface SystemOptions {
    * RPC and admin ports, behind a per-service endpoints proxy (endpoints-proxy.ts: a connection
    * balancer standing in for the service's Kubernetes Service) whose URL the gateway and the other
    * services are given. Each replica becomes an endpoint once its /readyz answers 200 and stays one
-   * (killed or restarted). The replicas share a CURSOR_SECRET (unless `serviceEnv` sets one), as a
-   * Deployment's pods do. `childProcesses` is then moot.
+   * (killed or restarted). The replicas share a CURSOR_SECRET, a WEBHOOK_SECRETS_KEY
+   * (notifications) and a CARRIER_CREDENTIALS_KEY (carriers) unless `serviceEnv` sets them, as a
+   * Deployment's pods share a Secret. `childProcesses` is then moot.
    */
   serviceReplicas?: number;
   /** Run the gateway as a child process too (`node --import @fop/kit/otel-register gateway/src/main.ts`). */
@@ -258,6 +259,7 @@ export async function bootSystem(
       `${adminUrl}/readyz`,
       {
         nodeArgs: opts.nodeArgs?.(name),
+        ports: [Number(configs[name].PORT), Number(configs[name].ADMIN_PORT)],
       },
     );
     children.set(name, child.process);
@@ -283,22 +285,41 @@ export async function bootSystem(
     if (!slot) throw new Error(`${name} has no replica ${index}`);
     return slot;
   };
+  /**
+   * Starts replica `index`: on its ports; the first time on ports chosen now, and chosen again when
+   * the process exits before it is ready (another process may have taken one between freePort and
+   * its listen: an outgoing connection of a replica starting beside it, or another system's boot
+   * whose freePort handed out the same port).
+   */
   const startReplica = async (name: ServiceName, index: number, env: Record<string, string> = {}) => {
     const { proxy } = replicaSet(name);
     const slot = replicaSlot(name, index);
-    const child = spawnMain(
-      `services/${name}/src/main.ts`,
-      { ...configs[name], PORT: slot.rpcPort, ADMIN_PORT: slot.adminPort, ...env },
-      `${slotUrls(slot).adminUrl}/readyz`,
-      { nodeArgs: opts.nodeArgs?.(name), readyTimeoutMs: REPLICAS_READY_TIMEOUT_MS },
-    );
-    slot.child = child;
-    slot.ending = false;
-    try {
-      await child.ready;
-    } catch (err) {
-      await child.close();
-      throw err;
+    const first = !slot.rpcPort;
+    for (let attempt = 1; ; attempt++) {
+      if (first) {
+        slot.rpcPort = String(await freePort());
+        slot.adminPort = String(await freePort());
+      }
+      const child = spawnMain(
+        `services/${name}/src/main.ts`,
+        { ...configs[name], PORT: slot.rpcPort, ADMIN_PORT: slot.adminPort, ...env },
+        `${slotUrls(slot).adminUrl}/readyz`,
+        {
+          nodeArgs: opts.nodeArgs?.(name),
+          readyTimeoutMs: REPLICAS_READY_TIMEOUT_MS,
+          ports: [Number(slot.rpcPort), Number(slot.adminPort)],
+        },
+      );
+      slot.child = child;
+      slot.ending = false;
+      try {
+        await child.ready;
+        break;
+      } catch (err) {
+        const exited = child.process.exitCode !== null || child.process.signalCode !== null;
+        await child.close();
+        if (!first || !exited || attempt === 3) throw err;
+      }
     }
     // An endpoint from its first readiness on; a kill or restart leaves it in place.
     proxy.add(slotUrls(slot).rpcUrl);
@@ -326,7 +347,9 @@ export async function bootSystem(
         return set.slots[0]!.child?.process.pid;
       },
       rpcUrl: set.proxy.url,
-      adminUrl: slotUrls(set.slots[0]!).adminUrl,
+      get adminUrl() {
+        return slotUrls(set.slots[0]!).adminUrl;
+      },
       close: async () => {
         await Promise.all(set.slots.map(endReplica));
       },
@@ -335,9 +358,11 @@ export async function bootSystem(
   };
   if (replicaCount) {
     for (const name of Object.keys(MODULES) as ServiceName[]) {
-      const slots: ReplicaSlot[] = [];
-      for (let i = 0; i < replicaCount; i++)
-        slots.push({ rpcPort: String(await freePort()), adminPort: String(await freePort()), ending: false });
+      const slots = Array.from({ length: replicaCount }, () => ({
+        rpcPort: "",
+        adminPort: "",
+        ending: false,
+      }));
       replicaSets.set(name, { proxy: await startEndpointsProxy(), slots });
     }
   }
@@ -349,6 +374,10 @@ export async function bootSystem(
   // starts after picking on a port chosen now, so picking knows its URL from the start (with
   // replicas every balancer's address is known before any replica starts).
   const loadUnitsPort = String(await freePort());
+  const sealKeys = {
+    webhooks: randomBytes(32).toString("base64"),
+    carriers: randomBytes(32).toString("base64"),
+  };
   const loadUnitsUrl = replicaSets.get("loadunits")?.proxy.url ?? `http://127.0.0.1:${loadUnitsPort}`;
   for (const name of Object.keys(MODULES) as ServiceName[]) {
     configs[name] = {
@@ -365,8 +394,12 @@ export async function bootSystem(
       // A developer's machine: the admin port's dead letters to this host's callers (an ADMIN_TOKEN
       // in serviceEnv takes over).
       ADMIN_LOOPBACK_TRUST: "true",
-      // Replicas sign search cursors alike: a page's cursor is good on any of them.
+      // Replicas share their keys as a Deployment's pods share a Secret (deploy/k8s/base): a page's
+      // cursor is good on any of them, and what one sealed (a webhook signing secret, carrier
+      // credentials) the others open.
       ...(replicaCount ? { CURSOR_SECRET: `replicas-${suffix}` } : {}),
+      ...(replicaCount && name === "notifications" ? { WEBHOOK_SECRETS_KEY: sealKeys.webhooks } : {}),
+      ...(replicaCount && name === "carriers" ? { CARRIER_CREDENTIALS_KEY: sealKeys.carriers } : {}),
       // The facility registry picking, returns, notifications and loadunits (stacks) validate against.
       ...(name === "picking" || name === "returns" || name === "notifications" || name === "loadunits"
         ? { CATALOG_URL: rpcUrlOf("catalog") }
@@ -443,15 +476,13 @@ export async function bootSystem(
     const proxy = await startEndpointsProxy();
     // Running gateway processes (oldest first) and how to stop each.
     const running = new Map<GatewayProcess, () => Promise<void>>();
-    const start = async (): Promise<GatewayProcess> => {
-      const port = String(await freePort());
+    /** Starts a gateway process on `port`; undefined when it exits before it is ready. */
+    const startOn = async (port: string): Promise<GatewayProcess | undefined> => {
       const url = `http://127.0.0.1:${port}`;
-      const child = spawnMain(
-        "gateway/src/main.ts",
-        { ...gatewayVars, PORT: port },
-        `${url}/readyz`,
-        gatewayChild,
-      );
+      const child = spawnMain("gateway/src/main.ts", { ...gatewayVars, PORT: port }, `${url}/readyz`, {
+        ...gatewayChild,
+        ports: [Number(port)],
+      });
       const gateway: GatewayProcess = {
         url,
         pid: child.process.pid,
@@ -465,11 +496,22 @@ export async function bootSystem(
       void child.exited.then(() => running.delete(gateway));
       try {
         await child.ready;
+        return gateway;
       } catch (err) {
+        const exited = child.process.exitCode !== null || child.process.signalCode !== null;
         await child.close();
-        throw err;
+        if (!exited) throw err;
+        return undefined;
       }
-      return gateway;
+    };
+    // A process that exits before it is ready may have lost its port to another process between
+    // freePort and its listen: it is tried again on another (3 tries).
+    const start = async (): Promise<GatewayProcess> => {
+      for (let attempt = 1; ; attempt++) {
+        const gateway = await startOn(String(await freePort()));
+        if (gateway) return gateway;
+        if (attempt === 3) throw new Error("gateway/src/main.ts exited before it was ready, three times");
+      }
     };
     for (const gateway of await Promise.all(Array.from({ length: opts.gatewayReplicas }, start)))
       proxy.add(gateway.url);
@@ -493,6 +535,7 @@ export async function bootSystem(
       const child = spawnMain("gateway/src/main.ts", gatewayVars, `${url}/readyz`, {
         ...gatewayChild,
         logLevel: gatewayVars.LOG_LEVEL,
+        ports: [Number(gatewayVars.PORT)],
       });
       closeGateway = child.close;
       pid = child.process.pid;
@@ -647,8 +690,9 @@ interface ReplicaSet {
   slots: ReplicaSlot[];
 }
 
-/** One replica: its ports (for good) and its current process. */
+/** One replica: its ports (chosen at its first start, then for good) and its current process. */
 interface ReplicaSlot {
+  /** "" until its first start. */
   rpcPort: string;
   adminPort: string;
   child?: ReturnType<typeof spawnMain>;
@@ -667,8 +711,9 @@ const REPLICAS_READY_TIMEOUT_MS = 120_000;
 /**
  * Starts `main` (relative to the repository) as a service is deployed (`node --import
  * @fop/kit/otel-register`) with `env` on top of this process's environment; `ready` settles once
- * `readyUrl` answers 2xx (and fails if the process exits first); `exited` once the process has
- * exited. `close` sends SIGTERM (graceful shutdown, which flushes its spans) and waits for the exit.
+ * `readyUrl` answers 2xx and the process listens on `ports` (and fails if the process exits first);
+ * `exited` once the process has exited. `close` sends SIGTERM (graceful shutdown, which flushes its
+ * spans) and waits for the exit.
  */
 function spawnMain(
   main: string,
@@ -682,6 +727,12 @@ function spawnMain(
     stdout?: "inherit" | "ignore" | undefined;
     /** How long `ready` waits for `readyUrl` (default 30 s). */
     readyTimeoutMs?: number | undefined;
+    /**
+     * Ports it must be the one listening on before it counts as ready: a port freePort handed out
+     * may have gone to another process too (another system booting beside this one), whose
+     * /readyz would answer for it.
+     */
+    ports?: number[] | undefined;
   } = {},
 ): {
   process: ChildProcess;
@@ -708,14 +759,12 @@ function spawnMain(
   );
   const ready = (async () => {
     for (let i = 0; i < (opts.readyTimeoutMs ?? 30_000) / 100; i++) {
-      if (
-        await fetch(readyUrl).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        return;
+      const answered = await fetch(readyUrl).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (child.exitCode !== null) throw new Error(`${main} exited with ${child.exitCode}`);
+      if (answered && (opts.ports ?? []).every((port) => listensOn(child.pid!, port) ?? true)) return;
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`${main} did not become ready`);
@@ -732,6 +781,36 @@ function spawnMain(
       await exited;
     },
   };
+}
+
+/**
+ * Whether process `pid` holds a listening TCP socket on `port` (Linux: /proc/net/tcp and tcp6, and
+ * the process's file descriptors); undefined where /proc does not say (another system).
+ */
+function listensOn(pid: number, port: number): boolean | undefined {
+  const local = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  const inodes = new Set<string>();
+  try {
+    for (const table of ["/proc/net/tcp", "/proc/net/tcp6"])
+      for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+        // sl local_address rem_address st ... inode; st 0A is LISTEN.
+        const f = line.trim().split(/\s+/);
+        if (f[1]?.endsWith(local) && f[3] === "0A" && f[9]) inodes.add(`socket:[${f[9]}]`);
+      }
+  } catch {
+    return undefined;
+  }
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      } catch {
+        return false; // closed meanwhile
+      }
+    });
+  } catch {
+    return false; // gone
+  }
 }
 
 /** Polls `fn` until it returns a truthy value or `timeoutMs` passes. */
