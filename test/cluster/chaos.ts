@@ -7,7 +7,7 @@
  *  2. SIGKILL one NATS server (started again after `holdMs`);
  *  3. restart Postgres (stopped for `holdMs`): services reconnect by themselves, readiness goes
  *     false and true again, no process restarts;
- *  4. SIGSTOP one picking replica past the gateway's RPC deadline, then SIGCONT.
+ *  4. SIGSTOP the picking service (every replica) past the gateway's RPC deadline, then SIGCONT.
  * Per fault: requests sent and failed (by status: only 503/504 for requests
  * in flight are acceptable: never a 500, a dropped connection or no answer), acknowledged writes lost, audit records lost or doubled,
  * webhook deliveries lost, and the time until requests succeeded again. Processes are signalled by
@@ -144,12 +144,15 @@ async function inject(cluster: ChaosCluster, fault: FaultName, opts: ChaosOption
       return [...notes, restarted ? `${restarted} processes restarted` : "no process restarted"];
     }
     case "pause-service": {
+      // Every picking replica: which replica a gateway's one HTTP/2 connection landed on is the
+      // balancer's choice, and a paused replica no connection reaches would test nothing.
       const pauseMs = Math.max(opts.holdMs, opts.rpcTimeoutMs + 2_000);
-      cluster.signalReplica("picking", 0, "SIGSTOP");
+      const n = cluster.replicas("picking").length;
+      for (let i = 0; i < n; i++) cluster.signalReplica("picking", i, "SIGSTOP");
       await sleep(pauseMs);
-      cluster.signalReplica("picking", 0, "SIGCONT");
+      for (let i = 0; i < n; i++) cluster.signalReplica("picking", i, "SIGCONT");
       return [
-        `SIGSTOPped picking replica 0 for ${pauseMs / 1000} s (RPC deadline ${opts.rpcTimeoutMs / 1000} s)`,
+        `SIGSTOPped every picking replica (${n}) for ${pauseMs / 1000} s (RPC deadline ${opts.rpcTimeoutMs / 1000} s)`,
       ];
     }
   }

@@ -61,7 +61,7 @@ export class Traffic {
   private readonly opts: Required<TrafficOptions>;
 
   constructor(opts: TrafficOptions) {
-    this.opts = { timeoutMs: 15_000, maxInFlight: 256, ...opts };
+    this.opts = { timeoutMs: 15_000, maxInFlight: 4096, ...opts };
   }
 
   start(): void {
