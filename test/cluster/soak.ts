@@ -1,7 +1,7 @@
 /**
  * A soak (`npm run soak -- --minutes M`; CI runs 3 minutes, test/system/soak.test.ts): the
  * production topology on this machine (cluster.ts) at a steady mixed load (traffic.ts), sampled
- * every `sampleSec`: each process's RSS and event-loop lag (p99, from its /metrics), Postgres
+ * every `sampleSec`: each process's RSS (judged by its lows: {@link envelopeRise}) and event-loop lag (p99, from its /metrics), Postgres
  * connections, the outboxes' and inboxes' rows, the event consumers' backlog, and the stream's
  * messages per event written. After the warm-up, a leak shows as a slope: each series' least-squares
  * line may rise by at most 10% of its mean over the measured window (or by a small absolute amount
@@ -77,8 +77,21 @@ export function slope(values: number[]): { rise: number; mean: number } {
   return { rise: (num / den) * (n - 1), mean };
 }
 
-export function judge(name: string, unit: string, values: number[], floor: number): Series {
-  const { rise, mean } = slope(values);
+/**
+ * The rise of a series' lower envelope: the lowest value of its last third against the lowest of
+ * its first third. A process's RSS swings by tens of MiB with the garbage it has not collected yet
+ * (a sample taken just before a major GC); memory it can no longer give back lifts the lows too.
+ */
+export function envelopeRise(values: number[]): { rise: number; mean: number } {
+  const third = Math.max(1, Math.floor(values.length / 3));
+  const first = Math.min(...values.slice(0, third));
+  const last = Math.min(...values.slice(-third));
+  return { rise: last - first, mean: first };
+}
+
+/** Judges a series: its least-squares rise (`envelope`: its lows', {@link envelopeRise}). */
+export function judge(name: string, unit: string, values: number[], floor: number, envelope = false): Series {
+  const { rise, mean } = envelope ? envelopeRise(values) : slope(values);
   const growth = mean ? rise / Math.abs(mean) : 0;
   return { name, unit, values, growth, floor, ok: rise <= floor || growth <= 0.1 };
 }
@@ -181,6 +194,7 @@ export async function runSoak(opts: SoakOptions, given?: ChaosCluster): Promise<
         unit,
         samples.map((s) => s[name]!),
         floor,
+        name.startsWith("rss "),
       );
     });
     series.push({
@@ -210,7 +224,7 @@ export function soakTable(series: Series[]): string {
     `${(s.growth * 100).toFixed(1)}%`,
     s.ok ? "ok" : "GROWS",
   ]);
-  const head = ["series", "first", "last", "fitted rise / mean", "verdict"];
+  const head = ["series", "first", "last", "rise / mean (rss: lows)", "verdict"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ");

@@ -250,26 +250,39 @@ export async function bootSystem(
       });
       return;
     }
-    if (configs[name].PORT === "0") configs[name].PORT = String(await freePort());
-    if (configs[name].ADMIN_PORT === "0") configs[name].ADMIN_PORT = String(await freePort());
-    const adminUrl = `http://127.0.0.1:${configs[name].ADMIN_PORT}`;
-    const child = spawnMain(
-      `services/${name}/src/main.ts`,
-      { ...configs[name], ...env },
-      `${adminUrl}/readyz`,
-      {
-        nodeArgs: opts.nodeArgs?.(name),
-        ports: [Number(configs[name].PORT), Number(configs[name].ADMIN_PORT)],
-      },
-    );
-    children.set(name, child.process);
-    services[name] = {
-      pid: child.process.pid,
-      rpcUrl: `http://127.0.0.1:${configs[name].PORT}`,
-      adminUrl,
-      close: child.close,
-    };
-    await child.ready;
+    // Ports chosen here (not given, as loadunits' RPC port is) are chosen again when the process
+    // exits before it is ready: another process may have taken one between freePort and its listen.
+    const chooseRpc = configs[name].PORT === "0";
+    const chooseAdmin = configs[name].ADMIN_PORT === "0";
+    for (let attempt = 1; ; attempt++) {
+      if (chooseRpc) configs[name].PORT = String(await freePort());
+      if (chooseAdmin) configs[name].ADMIN_PORT = String(await freePort());
+      const adminUrl = `http://127.0.0.1:${configs[name].ADMIN_PORT}`;
+      const child = spawnMain(
+        `services/${name}/src/main.ts`,
+        { ...configs[name], ...env },
+        `${adminUrl}/readyz`,
+        {
+          nodeArgs: opts.nodeArgs?.(name),
+          ports: [Number(configs[name].PORT), Number(configs[name].ADMIN_PORT)],
+        },
+      );
+      children.set(name, child.process);
+      services[name] = {
+        pid: child.process.pid,
+        rpcUrl: `http://127.0.0.1:${configs[name].PORT}`,
+        adminUrl,
+        close: child.close,
+      };
+      try {
+        await child.ready;
+        return;
+      } catch (err) {
+        const exited = child.process.exitCode !== null || child.process.signalCode !== null;
+        await child.close();
+        if (!(chooseRpc || chooseAdmin) || !exited || attempt === 3) throw err;
+      }
+    }
   };
 
   // With serviceReplicas: per service, a balancer and N replica slots, each with its ports (kept
