@@ -16,17 +16,9 @@ import {
   startEmbeddedPostgres,
   startNatsCluster,
 } from "@fop/kit/infra";
-import { bootSystem, MODULES, type ServiceName, type System } from "../support/boot.ts";
+import { bootSystem, MODULES, SERVICE_NAMES, type ServiceName, type System } from "../support/boot.ts";
 
-export const SERVICES: ServiceName[] = [
-  "catalog",
-  "audit",
-  "picking",
-  "loadunits",
-  "carriers",
-  "returns",
-  "notifications",
-];
+export const SERVICES: ServiceName[] = SERVICE_NAMES;
 
 export interface ChaosCluster {
   sys: System;

@@ -68,6 +68,9 @@ export type ServiceName =
   | "returns"
   | "notifications";
 
+/** Every service, in start order. */
+export const SERVICE_NAMES = Object.keys(MODULES) as ServiceName[];
+
 /** How a child process ended. */
 export interface ProcessExit {
   code: number | null;

@@ -8,6 +8,7 @@ export {
   type GatewayProcess,
   type GatewayReplicas,
   type ProcessExit,
+  SERVICE_NAMES,
   type ServiceName,
   type ServiceReplica,
   type System,

@@ -5,17 +5,9 @@
  * Probes and metrics stay open. With ADMIN_TOKEN set: hardening-edges.test.ts, 18.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServiceName, type System, startSystem } from "../support/system.ts";
+import { SERVICE_NAMES, type System, startSystem } from "../support/system.ts";
 
-const SERVICES: ServiceName[] = [
-  "catalog",
-  "audit",
-  "picking",
-  "loadunits",
-  "carriers",
-  "returns",
-  "notifications",
-];
+const SERVICES = SERVICE_NAMES;
 
 describe("admin port without ADMIN_TOKEN and without loopback trust", () => {
   let sys: System;

@@ -33,6 +33,7 @@ import { message, rawRequest } from "../support/raw-http.ts";
 import {
   type ApiResponse,
   eventually,
+  SERVICE_NAMES,
   type ServiceName,
   type System,
   startSystem,
@@ -40,15 +41,7 @@ import {
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 const REPLICAS = 3;
-const SERVICES: ServiceName[] = [
-  "catalog",
-  "audit",
-  "picking",
-  "loadunits",
-  "carriers",
-  "returns",
-  "notifications",
-];
+const SERVICES = SERVICE_NAMES;
 /** Requests in flight at once (so as many keep-alive connections to the gateways' balancer). */
 const CONNECTIONS = 8;
 const CATEGORIES = 50;

@@ -23,20 +23,13 @@ import {
   type GatewayProcess,
   type GatewayReplicas,
   type ProcessExit,
+  SERVICE_NAMES,
   type ServiceName,
   type System,
   startSystem,
 } from "../support/system.ts";
 
-const SERVICES: ServiceName[] = [
-  "catalog",
-  "audit",
-  "picking",
-  "loadunits",
-  "carriers",
-  "returns",
-  "notifications",
-];
+const SERVICES = SERVICE_NAMES;
 
 type Api = ReturnType<System["as"]>;
 
