@@ -10,7 +10,7 @@
  * connects), then closed again (the connection lost).
  */
 import http from "node:http";
-import net from "node:net";
+import { type EndpointsProxy, startEndpointsProxy } from "@fop/kit/dev/endpoints-proxy";
 import { freePort } from "@fop/kit/infra";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parsePrometheusText } from "../support/prometheus.ts";
@@ -191,31 +191,16 @@ interface CuttableProxy {
   cut(): Promise<void>;
 }
 
-/** A TCP proxy on 127.0.0.1:`port` to `target`, closed until open(). */
+/** The kit's endpoints proxy on 127.0.0.1:`port` to `target` as a link: closed until open(), cut again by cut(). */
 function cuttableProxy(port: number, target: URL): CuttableProxy {
-  let server: net.Server | undefined;
-  const sockets = new Set<net.Socket>();
+  let proxy: EndpointsProxy | undefined;
   return {
-    open: () =>
-      new Promise<void>((resolve, reject) => {
-        server = net.createServer((client) => {
-          const upstream = net.connect(Number(target.port || 4222), target.hostname);
-          for (const s of [client, upstream]) {
-            sockets.add(s);
-            s.on("close", () => sockets.delete(s));
-            s.on("error", () => {});
-          }
-          client.pipe(upstream).pipe(client);
-          client.on("close", () => upstream.destroy());
-          upstream.on("close", () => client.destroy());
-        });
-        server.once("error", reject);
-        server.listen(port, "127.0.0.1", () => resolve());
-      }),
+    open: async () => {
+      proxy = await startEndpointsProxy([`tcp://${target.hostname}:${target.port || 4222}`], { port });
+    },
     cut: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-      server = undefined;
+      await proxy?.close();
+      proxy = undefined;
     },
   };
 }

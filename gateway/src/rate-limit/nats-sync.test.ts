@@ -3,7 +3,7 @@
  * without NATS it is down (fail open), says so once, and once again when NATS is back.
  */
 import { randomBytes } from "node:crypto";
-import net from "node:net";
+import { type EndpointsProxy, startEndpointsProxy } from "@fop/kit/dev/endpoints-proxy";
 import { freePort } from "@fop/kit/infra";
 import { createLogger } from "@fop/kit/logger";
 import type {} from "@fop/kit/testing/db";
@@ -136,30 +136,18 @@ describe("the message", () => {
   });
 });
 
-/** A TCP proxy on `port` to host:target that can be cut (listener and connections) and reopened. */
+/**
+ * The kit's endpoints proxy on `port` to host:target, as a link that can be cut (close: the port
+ * refuses, every connection through it ends) and opened again on the same port.
+ */
 async function cuttableProxy(port: number, host: string, target: number) {
-  let server: net.Server | undefined;
-  const sockets = new Set<net.Socket>();
-  const open = () =>
-    new Promise<void>((resolve, reject) => {
-      server = net.createServer((client) => {
-        const upstream = net.connect(target, host);
-        for (const s of [client, upstream]) {
-          sockets.add(s);
-          s.on("close", () => sockets.delete(s));
-          s.on("error", () => {});
-        }
-        client.pipe(upstream).pipe(client);
-        client.on("close", () => upstream.destroy());
-        upstream.on("close", () => client.destroy());
-      });
-      server.once("error", reject);
-      server.listen(port, "127.0.0.1", () => resolve());
-    });
+  let proxy: EndpointsProxy | undefined;
+  const open = async () => {
+    proxy = await startEndpointsProxy([`tcp://${host}:${target}`], { port });
+  };
   const close = async () => {
-    for (const s of sockets) s.destroy();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    server = undefined;
+    await proxy?.close();
+    proxy = undefined;
   };
   await open();
   return { open, close };
