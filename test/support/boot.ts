@@ -254,10 +254,10 @@ export async function bootSystem(
       return;
     }
     // Ports chosen here (not given, as loadunits' RPC port is) are chosen again when the process
-    // exits before it is ready: another process may have taken one between freePort and its listen.
+    // exits before it is ready.
     const chooseRpc = configs[name].PORT === "0";
     const chooseAdmin = configs[name].ADMIN_PORT === "0";
-    for (let attempt = 1; ; attempt++) {
+    await readyOnFreePorts(async () => {
       if (chooseRpc) configs[name].PORT = String(await freePort());
       if (chooseAdmin) configs[name].ADMIN_PORT = String(await freePort());
       const adminUrl = `http://127.0.0.1:${configs[name].ADMIN_PORT}`;
@@ -277,15 +277,8 @@ export async function bootSystem(
         adminUrl,
         close: child.close,
       };
-      try {
-        await child.ready;
-        return;
-      } catch (err) {
-        const exited = child.process.exitCode !== null || child.process.signalCode !== null;
-        await child.close();
-        if (!(chooseRpc || chooseAdmin) || !exited || attempt === 3) throw err;
-      }
-    }
+      return child;
+    }, chooseRpc || chooseAdmin);
   };
 
   // With serviceReplicas: per service, a balancer and N replica slots, each with its ports (kept
@@ -303,15 +296,13 @@ export async function bootSystem(
   };
   /**
    * Starts replica `index`: on its ports; the first time on ports chosen now, and chosen again when
-   * the process exits before it is ready (another process may have taken one between freePort and
-   * its listen: an outgoing connection of a replica starting beside it, or another system's boot
-   * whose freePort handed out the same port).
+   * the process exits before it is ready.
    */
   const startReplica = async (name: ServiceName, index: number, env: Record<string, string> = {}) => {
     const { proxy } = replicaSet(name);
     const slot = replicaSlot(name, index);
     const first = !slot.rpcPort;
-    for (let attempt = 1; ; attempt++) {
+    await readyOnFreePorts(async () => {
       if (first) {
         slot.rpcPort = String(await freePort());
         slot.adminPort = String(await freePort());
@@ -328,15 +319,8 @@ export async function bootSystem(
       );
       slot.child = child;
       slot.ending = false;
-      try {
-        await child.ready;
-        break;
-      } catch (err) {
-        const exited = child.process.exitCode !== null || child.process.signalCode !== null;
-        await child.close();
-        if (!first || !exited || attempt === 3) throw err;
-      }
-    }
+      return child;
+    }, first);
     // An endpoint from its first readiness on; a kill or restart leaves it in place.
     proxy.add(slotUrls(slot).rpcUrl);
   };
@@ -492,42 +476,31 @@ export async function bootSystem(
     const proxy = await startEndpointsProxy();
     // Running gateway processes (oldest first) and how to stop each.
     const running = new Map<GatewayProcess, () => Promise<void>>();
-    /** Starts a gateway process on `port`; undefined when it exits before it is ready. */
-    const startOn = async (port: string): Promise<GatewayProcess | undefined> => {
-      const url = `http://127.0.0.1:${port}`;
-      const child = spawnMain("gateway/src/main.ts", { ...gatewayVars, PORT: port }, `${url}/readyz`, {
-        ...gatewayChild,
-        ports: [Number(port)],
-      });
-      const gateway: GatewayProcess = {
-        url,
-        pid: child.process.pid,
-        exited: child.exited,
-        signal: (signal) => {
-          if (child.process.exitCode === null && child.process.signalCode === null)
-            child.process.kill(signal);
-        },
-      };
-      running.set(gateway, child.close);
-      void child.exited.then(() => running.delete(gateway));
-      try {
-        await child.ready;
-        return gateway;
-      } catch (err) {
-        const exited = child.process.exitCode !== null || child.process.signalCode !== null;
-        await child.close();
-        if (!exited) throw err;
-        return undefined;
-      }
-    };
-    // A process that exits before it is ready may have lost its port to another process between
-    // freePort and its listen: it is tried again on another (3 tries).
+    /** Starts a gateway process on a free port (another one when it exits before it is ready). */
     const start = async (): Promise<GatewayProcess> => {
-      for (let attempt = 1; ; attempt++) {
-        const gateway = await startOn(String(await freePort()));
-        if (gateway) return gateway;
-        if (attempt === 3) throw new Error("gateway/src/main.ts exited before it was ready, three times");
-      }
+      let gateway: GatewayProcess | undefined;
+      await readyOnFreePorts(async () => {
+        const port = String(await freePort());
+        const url = `http://127.0.0.1:${port}`;
+        const child = spawnMain("gateway/src/main.ts", { ...gatewayVars, PORT: port }, `${url}/readyz`, {
+          ...gatewayChild,
+          ports: [Number(port)],
+        });
+        const started: GatewayProcess = {
+          url,
+          pid: child.process.pid,
+          exited: child.exited,
+          signal: (signal) => {
+            if (child.process.exitCode === null && child.process.signalCode === null)
+              child.process.kill(signal);
+          },
+        };
+        gateway = started;
+        running.set(started, child.close);
+        void child.exited.then(() => running.delete(started));
+        return child;
+      });
+      return gateway!;
     };
     for (const gateway of await Promise.all(Array.from({ length: opts.gatewayReplicas }, start)))
       proxy.add(gateway.url);
@@ -720,6 +693,29 @@ const slotUrls = (slot: ReplicaSlot) => ({
   rpcUrl: `http://127.0.0.1:${slot.rpcPort}`,
   adminUrl: `http://127.0.0.1:${slot.adminPort}`,
 });
+
+type SpawnedMain = ReturnType<typeof spawnMain>;
+
+/**
+ * Waits until the process `spawn` starts is ready. When it exits before that and `retry` holds,
+ * `spawn` runs again (3 tries in all), choosing new ports: another process may have taken one
+ * between freePort and its listen (an outgoing connection of a process starting beside it, or
+ * another system's boot whose freePort handed out the same port). A process that is still running
+ * when `ready` fails (a timeout) is not retried.
+ */
+async function readyOnFreePorts(spawn: () => Promise<SpawnedMain>, retry = true): Promise<SpawnedMain> {
+  for (let attempt = 1; ; attempt++) {
+    const child = await spawn();
+    try {
+      await child.ready;
+      return child;
+    } catch (err) {
+      const exited = child.process.exitCode !== null || child.process.signalCode !== null;
+      await child.close();
+      if (!retry || !exited || attempt === 3) throw err;
+    }
+  }
+}
 
 /** Replicas start all at once: N x 7 processes loading their modules on a few cores. */
 const REPLICAS_READY_TIMEOUT_MS = 120_000;
