@@ -40,6 +40,8 @@ export async function startCluster(opts: {
   replicas: number;
   serviceEnv?: Record<string, string>;
   gatewayEnv?: Record<string, string>;
+  /** Extra Node options for a service's replicas (e.g. --heapsnapshot-signal=SIGUSR2). */
+  nodeArgs?: (service: ServiceName) => string[];
   log?: (msg: string) => void;
 }): Promise<ChaosCluster> {
   const log = opts.log ?? (() => {});
@@ -65,6 +67,7 @@ export async function startCluster(opts: {
         serviceEnv: { EVENTS_STREAM_REPLICAS: "3", ...opts.serviceEnv },
         gatewayEnv: { ...opts.gatewayEnv },
         gatewayStdout: "ignore",
+        ...(opts.nodeArgs ? { nodeArgs: opts.nodeArgs } : {}),
       },
     );
     log(`system: ${opts.replicas} gateways at ${sys.baseUrl}, ${opts.replicas} replicas of every service`);
