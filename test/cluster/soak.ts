@@ -12,9 +12,10 @@
  * keeps (issue 27): under the load the busiest picking replica's young generation grew from 4 to
  * 64 MiB and shrank again, its RSS by up to 50 MiB with it, while its heap after a full GC stayed at
  * 30-31 MiB over 12,000 RPCs (the RSS lows judged before rose by up to 33%). After a GC a process's
- * heap settles within a MiB (JIT code and feedback: +0.3-0.6 MiB over a 3-minute soak's window), so
- * heap and external memory are held tighter than the rest, to 1 MiB: a leak of 1 KB per RPC
- * served (`SOAK_LEAK=picking:1024`, heap-probe.ts) raised the busiest picking replica's by 1.9 MiB.
+ * heap settles within a MiB (JIT code and feedback: +0.3-0.8 MiB over a 3-minute soak's window), so
+ * heap and external memory are held tighter than the rest, to 1.5 MiB (about 5% of a process's
+ * heap): a leak of 1 KB per RPC served (`SOAK_LEAK=picking:1024`, heap-probe.ts) raised the
+ * busiest picking replica's by 1.9 MiB in the 3-minute soak.
  * `SOAK_SAMPLES_FILE=<file>` writes every sample, warm-up included.
  *
  * What may grow by design is held to its bound instead: the inbox keeps applied events for
@@ -149,7 +150,7 @@ async function sampler(cluster: SoakCluster, traffic: Traffic) {
 /** Per series: the absolute rise tolerated, its unit, and the share of its mean tolerated. */
 const FLOORS: [RegExp, number, string, number?][] = [
   [/^rss /, 8 * 1024 * 1024, "bytes"],
-  [/^(heap|external) /, 1024 * 1024, "bytes", 0],
+  [/^(heap|external) /, 1.5 * 1024 * 1024, "bytes", 0],
   [/^lag p99 /, 20, "ms"],
   [/^postgres connections$/, 4, ""],
   [/^outbox rows$/, 100, "rows"],
