@@ -91,6 +91,35 @@ describe("a service's drain", () => {
   });
 });
 
+describe("readiness", () => {
+  it("answers at once while every connection of the pool is busy: the probe has a connection of its own", async () => {
+    const svc = await startTestService(slowCatalog, {
+      DATABASE_URL: tdb.serviceUrl(SCHEMA),
+      EVENTS_STREAM: `READY_T_${suffix.toUpperCase()}`,
+      EVENTS_SUBJECT_PREFIX: `r${suffix}.events`,
+      DB_POOL_MAX: "1",
+    });
+    try {
+      // The pool's only connection, busy for 3 s.
+      const busy = inTransaction(svc.base.db, (tx) => tx.query({ text: "select pg_sleep(3)", params: [] }));
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      const res = await fetch(`${svc.adminUrl}/readyz`);
+      const took = Date.now() - started;
+      expect(res.status).toBe(200);
+      expect(took).toBeLessThan(1_500);
+      await busy;
+    } finally {
+      await svc.close();
+      const { connect } = await import("@nats-io/transport-node");
+      const { jetstreamManager } = await import("@nats-io/jetstream");
+      const nc = await connect({ servers: inject("natsUrl") });
+      await (await jetstreamManager(nc)).streams.delete(`READY_T_${suffix.toUpperCase()}`).catch(() => {});
+      await nc.close();
+    }
+  });
+});
+
 describe("EVENT_CONSUMERS=off", () => {
   const stream = `SWITCH_T_${suffix.toUpperCase()}`;
   const prefix = `w${suffix}.events`;

@@ -162,6 +162,9 @@ export async function migrateService(mod: ServiceModule<unknown>, databaseUrl: s
   }
 }
 
+/** How long /readyz waits for the database (a connection, then `select 1`) before it says not ready. */
+const READY_TIMEOUT_MS = 2_000;
+
 /**
  * Starts the service: ORM, deps, RPC and admin listeners, workers (the event consumers among them
  * only with EVENT_CONSUMERS=on, the default).
@@ -227,9 +230,17 @@ export async function startService<D, S extends ConfigSchema>(
   observePool(base.metrics, "main", db.pool);
   const deps = await mod.createDeps(base, config);
   let draining = false;
-  // Ready = not draining, and the database answers.
+  // Ready = not draining, and the database answers: asked on a connection of its own, so that the
+  // answer does not wait behind the work queued for the pool (a probe queued behind a backlog says
+  // "not ready" of a database that answers: a replica busy catching up is taken out of its Service,
+  // all of them at once if all are busy), and bounded, so that a probe fails rather than hangs.
+  const probe = createSqlPool(config.DATABASE_URL, {
+    max: 1,
+    applicationName: `${mod.name} readiness`,
+    timeoutMs: READY_TIMEOUT_MS,
+  });
   const ready = async () =>
-    !draining && (await db.query({ text: "select 1", params: [], prepare: true })).length === 1;
+    !draining && (await probe.query({ text: "select 1", params: [], prepare: true })).length === 1;
   const rt = { service: mod.name, logger, metrics: base.metrics, ready, verify: rpcTokenVerifier(keys) };
   // With FOP_ABLATE: the gateway may call over HTTP/1.1 or with the JSON codec (ablation.ts).
   const rpc = await buildRpcServer(rt, mod.routes(deps), {
@@ -290,6 +301,7 @@ export async function startService<D, S extends ConfigSchema>(
         await admin.close();
         await nats.close();
         await db.end();
+        await probe.end();
       })();
       return closing;
     },

@@ -75,13 +75,20 @@ export function query<R = Record<string, unknown>>(db: Db, sql: Sql): Promise<R[
   return db.query<R>(sql);
 }
 
-/** The service's pool on `url` (its own role), at most `max` connections. */
-export function createSqlPool(url: string, opts: { max: number; applicationName?: string }): SqlPool {
+/**
+ * The service's pool on `url` (its own role), at most `max` connections. `timeoutMs` bounds both
+ * getting a connection and each statement (client side): unset, a call waits as long as it takes.
+ */
+export function createSqlPool(
+  url: string,
+  opts: { max: number; applicationName?: string; timeoutMs?: number },
+): SqlPool {
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max,
     application_name: opts.applicationName,
     idleTimeoutMillis: 30_000,
+    ...(opts.timeoutMs ? { connectionTimeoutMillis: opts.timeoutMs, query_timeout: opts.timeoutMs } : {}),
   });
   // An idle connection the server dropped (restart, failover) is replaced; say nothing louder.
   pool.on("error", () => {});
