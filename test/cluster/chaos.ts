@@ -14,12 +14,11 @@
  * the pid this run started them with, never by name.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { facilityAddress } from "../support/fixtures.ts";
 import { startWebhookReceiver } from "../support/webhook-receiver.ts";
 import { type ChaosCluster, SERVICES, startCluster } from "./cluster.ts";
 import { Ledger } from "./ledger.ts";
 import { chaosTable, type FaultRow } from "./report.ts";
-import { failures, type Outcome, Traffic } from "./traffic.ts";
+import { failures, type Outcome, tenantTraffic } from "./traffic.ts";
 
 export interface ChaosOptions {
   /** Requests per second of the load. */
@@ -179,20 +178,12 @@ export async function runChaos(opts: ChaosOptions, given?: ChaosCluster): Promis
   const cluster = given ?? (await chaosCluster(opts));
   const ledger = new Ledger(cluster.sys.db.url, hooks, HOOK_PATH);
   try {
-    const api = cluster.sys.as(await cluster.sys.token(TENANT, { user: "chaos.monkey" }));
-    const facility = await api("POST", "/api/facilities", { name: "Chaos store", address: facilityAddress });
-    if (facility.status !== 201) throw new Error(`facility: ${facility.status} ${facility.text}`);
-    const sub = await api("POST", "/api/subscriptions", {
-      name: "chaos",
-      event: "PICK_JOB_CREATED",
-      target: { type: "WEBHOOK", callbackUrl: hooks.url(HOOK_PATH) },
-    });
-    if (sub.status !== 201) throw new Error(`subscription: ${sub.status} ${sub.text}`);
-    const traffic = new Traffic({
-      baseUrl: cluster.sys.baseUrl,
-      token: await cluster.sys.token(TENANT, { user: "chaos.monkey" }),
-      facilityId: facility.body.id,
+    const traffic = await tenantTraffic(cluster.sys, {
+      tenant: TENANT,
+      user: "chaos.monkey",
+      facilityName: "Chaos store",
       rate: opts.rate,
+      webhookUrl: hooks.url(HOOK_PATH),
     });
     traffic.start();
     const phases: Phase[] = [];

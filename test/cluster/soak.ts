@@ -31,9 +31,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import pg from "pg";
-import { facilityAddress } from "../support/fixtures.ts";
 import { type ChaosCluster, SERVICES, startCluster } from "./cluster.ts";
-import { Traffic } from "./traffic.ts";
+import { type Traffic, tenantTraffic } from "./traffic.ts";
 
 export interface SoakOptions {
   minutes: number;
@@ -206,13 +205,10 @@ export async function runSoak(opts: SoakOptions, given?: SoakCluster): Promise<S
   const log = opts.log ?? (() => {});
   const cluster = given ?? (await soakCluster({ log, ...(opts.leak ? { leak: opts.leak } : {}) }));
   try {
-    const api = cluster.sys.as(await cluster.sys.token(TENANT, { user: "soak.steady" }));
-    const facility = await api("POST", "/api/facilities", { name: "Soak store", address: facilityAddress });
-    if (facility.status !== 201) throw new Error(`facility: ${facility.status} ${facility.text}`);
-    const traffic = new Traffic({
-      baseUrl: cluster.sys.baseUrl,
-      token: await cluster.sys.token(TENANT, { user: "soak.steady" }),
-      facilityId: facility.body.id,
+    const traffic = await tenantTraffic(cluster.sys, {
+      tenant: TENANT,
+      user: "soak.steady",
+      facilityName: "Soak store",
       rate: opts.rate,
     });
     const probe = await sampler(cluster, traffic);

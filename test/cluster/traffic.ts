@@ -9,7 +9,8 @@
  * write instead). Requests go over the runtime's fetch (keep-alive connections, several at once, so
  * a balancer in front of several gateways spreads them).
  */
-import { pickJobBody } from "../support/fixtures.ts";
+import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
+import type { System } from "../support/system.ts";
 
 export type Kind = "get-pickjob" | "get-category" | "create-pickjob" | "create-category";
 
@@ -147,4 +148,31 @@ export function failures(
     out[o.status] = (out[o.status] ?? 0) + 1;
   }
   return out;
+}
+
+/**
+ * The load of a chaos or soak run on `sys`: a facility of `tenant` (and, given `webhookUrl`, a
+ * PICK_JOB_CREATED webhook subscription to it) and the Traffic over them, not yet started; the
+ * requests carry `user`'s token.
+ */
+export async function tenantTraffic(
+  sys: System,
+  opts: { tenant: string; user: string; facilityName: string; rate: number; webhookUrl?: string },
+): Promise<Traffic> {
+  const token = await sys.token(opts.tenant, { user: opts.user });
+  const api = sys.as(token);
+  const facility = await api("POST", "/api/facilities", {
+    name: opts.facilityName,
+    address: facilityAddress,
+  });
+  if (facility.status !== 201) throw new Error(`facility: ${facility.status} ${facility.text}`);
+  if (opts.webhookUrl) {
+    const sub = await api("POST", "/api/subscriptions", {
+      name: opts.tenant,
+      event: "PICK_JOB_CREATED",
+      target: { type: "WEBHOOK", callbackUrl: opts.webhookUrl },
+    });
+    if (sub.status !== 201) throw new Error(`subscription: ${sub.status} ${sub.text}`);
+  }
+  return new Traffic({ baseUrl: sys.baseUrl, token, facilityId: facility.body.id, rate: opts.rate });
 }
