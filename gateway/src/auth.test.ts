@@ -3,9 +3,10 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { PERMISSIONS } from "@fop/contracts/permissions";
 import { describe, expect, it } from "vitest";
 import { principalFromClaims } from "./auth.ts";
-import { effectivePermissions, PERMISSIONS, ROLE_PERMISSIONS } from "./permissions.ts";
+import { effectivePermissions, ROLE_PERMISSIONS } from "./permissions.ts";
 
 describe("principalFromClaims", () => {
   it("reads tenant, user, roles and permissions", () => {

@@ -1,43 +1,9 @@
-import { AppError } from "@fop/kit/errors";
-
 /**
- * Permissions per operation follow the reference's `x-fft-permissions` where it names them; where it
- * names none (facilities, pick jobs, pick runs, transit time) we add our own, listed here. A route
- * requires all the permissions it lists. Tokens carry roles and/or permissions; roles expand by the
- * table below (README documents it).
+ * Roles and a token's effective permissions. The permissions themselves (PERMISSIONS) are the
+ * contracts' (contracts/src/permissions.ts).
  */
-export const PERMISSIONS = [
-  "ADMIN_MODULES_READ",
-  "AUDIT_READ",
-  "CARRIER_READ",
-  "CARRIER_WRITE",
-  "CATEGORY_READ",
-  "CATEGORY_WRITE",
-  "CONFIG_READ",
-  "CONFIG_WRITE",
-  "FACILITY_GROUP_READ",
-  "FACILITY_GROUP_WRITE",
-  "FACILITY_READ",
-  "FACILITY_WRITE",
-  "LOADUNIT_READ",
-  "LOADUNIT_WRITE",
-  "LOADUNITTYPE_READ",
-  "LOADUNITTYPE_WRITE",
-  "NOTIFICATION_CENTER_CONFIG_READ",
-  "NOTIFICATION_CENTER_CONFIG_WRITE",
-  "NOTIFICATION_READ",
-  "PICKJOB_READ",
-  "PICKJOB_WRITE",
-  "PICKRUN_READ",
-  "PICKRUN_WRITE",
-  "RETURN_READ",
-  "RETURN_WRITE",
-  "STACKS_READ",
-  "STACKS_WRITE",
-  "SUBSCRIPTION_READ",
-  "SUBSCRIPTION_WRITE",
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+import { PERMISSIONS, type Permission } from "@fop/contracts/permissions";
+import { AppError } from "@fop/kit/errors";
 
 const reads = PERMISSIONS.filter((p) => p.endsWith("_READ"));
 

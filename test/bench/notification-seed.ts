@@ -16,7 +16,7 @@
  * The service's statements name its tables unqualified (its role's search_path): the seed's admin
  * connection sets the same search_path for its transaction.
  */
-import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/kit/event-kinds";
+import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/contracts/event-kinds";
 import { newId } from "@fop/kit/ids";
 import {
   clientNotification,

@@ -5,7 +5,7 @@
  * `last` default 20 (spec), at most 250 (reference). Each list holds more entities than its
  * default, so the default page is visibly cut. The expected figures are the spec's, written here.
  */
-import { SUBSCRIBABLE_EVENTS } from "@fop/kit/event-kinds";
+import { SUBSCRIBABLE_EVENTS } from "@fop/contracts/event-kinds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { eventually, type System, startSystem } from "../support/system.ts";

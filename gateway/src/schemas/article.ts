@@ -140,3 +140,10 @@ export const SubstituteLineItemArticle = Type.Object(abstractArticleWithAttribut
   title: "SubstituteLineItemArticle",
 });
 export const ParcelItemArticle = Type.Object(abstractArticleWithAttributes, { title: "ParcelItemArticle" });
+
+/** A line's measurement unit key (`measurementUnitKey`, `secondaryMeasurementUnitKey`). */
+export const UnitKey = (minLength?: number) =>
+  Type.String({
+    description: "Identifier for items unit of measurement.",
+    ...(minLength ? { minLength } : {}),
+  });

@@ -301,3 +301,9 @@ export function OneOf<const T extends TSchema[]>(
     ...opts,
   });
 }
+
+/** `type: object` without properties: free-form. */
+export const FreeObject = (description?: string) =>
+  Type.Object({}, { additionalProperties: true, ...(description ? { description } : {}) });
+/** `t` or null. */
+export const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);

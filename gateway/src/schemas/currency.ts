@@ -6,6 +6,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { codes, publishDate } from "currency-codes";
+import { opt } from "./common.ts";
 
 /** The ISO 4217 alphabetic codes (three capital letters), as the package's edition lists them. */
 export const CURRENCY_CODES: readonly string[] = Object.freeze(codes());
@@ -24,3 +25,8 @@ export const CurrencyCode = Type.Unsafe<string>({
   description:
     "The currency code is a three-letter code that represents a currency in the ISO 4217 standard.",
 });
+
+export const PaymentInformation = Type.Object(
+  { currency: opt(CurrencyCode) },
+  { title: "PaymentInformation" },
+);

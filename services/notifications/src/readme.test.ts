@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { EVENT_KINDS } from "@fop/kit/event-kinds";
+import { EVENT_KINDS } from "@fop/contracts/event-kinds";
 import { expect, it } from "vitest";
 
 const PRODUCERS = new Set<string>(EVENT_KINDS.map((k) => k.producer));
 
-it("the README's event kind table is the catalogue (kit/event-kinds.ts), row for row", () => {
+it("the README's event kind table is the catalogue (contracts/src/event-kinds.ts), row for row", () => {
   const readme = readFileSync(path.join(import.meta.dirname, "../README.md"), "utf8");
   const rows = readme
     .split("\n")

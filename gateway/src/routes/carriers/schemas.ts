@@ -5,10 +5,19 @@
  * TransitTimeConfiguration(ForUpsert)). Defaults are applied by the service, never here: a
  * ModifyCarrier must not reset what it does not name.
  */
+import {
+  CALCULATION_STRATEGIES,
+  CARRIER_DELIVERY_TYPES,
+  CARRIER_LIFECYCLES,
+  CARRIER_STATUSES,
+  NON_DELIVERY_TYPES,
+  WEEKDAYS,
+} from "@fop/contracts/carriers";
+import { PHONE_NUMBER_TYPES } from "@fop/contracts/common";
 import { type TSchema, Type } from "@sinclair/typebox";
-import { DateTime, ListQuery, LocaleString, opt, RequestVersion } from "../../schemas/common.ts";
+import { CarrierProductCategory, CarrierServices } from "../../schemas/carrier-services.ts";
+import { DateTime, ListQuery, LocaleString, opt, RequestVersion, StringEnum } from "../../schemas/common.ts";
 import { CurrencyCode } from "../../schemas/currency.ts";
-import { CarrierProductCategory, CarrierServices, StringEnum } from "../pickjobs/schemas.ts";
 
 const Text = (description?: string) => Type.String({ maxLength: 4096, description });
 const List = <T extends TSchema>(
@@ -73,7 +82,7 @@ const ParcelField = (description: string) => opt(Type.Number({ minimum: 1, maxim
 const carrierFields = {
   logoUrl: opt(Type.String({ minLength: 1, maxLength: 2048, description: "URL of the carrier logo" })),
   productValueNeeded: opt(Type.Boolean()),
-  status: opt(StringEnum(["ACTIVE", "INACTIVE"], { description: "Default: INACTIVE" })),
+  status: opt(StringEnum(CARRIER_STATUSES, { description: "Default: INACTIVE" })),
   defaultParcelHeightInCm: ParcelField("Default height in cm (default 10)"),
   defaultParcelLengthInCm: ParcelField("Default length in cm (default 25)"),
   defaultParcelWidthInCm: ParcelField("Default width in cm (default 35)"),
@@ -97,8 +106,8 @@ const ModifyCarrier = Type.Object(
     action: Type.Literal("ModifyCarrier"),
     name: opt(Name),
     credentials: opt(Credentials("AbstractModifyCarrierCredentials")),
-    deliveryType: opt(StringEnum(["SAMEDAY", "DELIVERY"])),
-    lifecycle: opt(StringEnum(["GA", "BETA", "ALPHA"])),
+    deliveryType: opt(StringEnum(CARRIER_DELIVERY_TYPES)),
+    lifecycle: opt(StringEnum(CARRIER_LIFECYCLES)),
     ...carrierFields,
   },
   { title: "ModifyCarrier" },
@@ -119,9 +128,9 @@ const carrierReadFields = {
   lastModified: opt(DateTime()),
   key: Type.String(),
   name: Type.String(),
-  status: opt(StringEnum(["ACTIVE", "INACTIVE"])),
-  deliveryType: opt(StringEnum(["SAMEDAY", "DELIVERY"])),
-  lifecycle: opt(StringEnum(["GA", "BETA", "ALPHA"])),
+  status: opt(StringEnum(CARRIER_STATUSES)),
+  deliveryType: opt(StringEnum(CARRIER_DELIVERY_TYPES)),
+  lifecycle: opt(StringEnum(CARRIER_LIFECYCLES)),
 };
 
 export const Carrier = Type.Object(
@@ -340,7 +349,7 @@ const FacilityAddress = Type.Object(
       List(
         Type.Object({
           value: Type.String({ maxLength: 256 }),
-          type: StringEnum(["MOBILE", "PHONE"]),
+          type: StringEnum(PHONE_NUMBER_TYPES),
           label: opt(Text()),
           customAttributes: opt(Type.Object({}, { additionalProperties: true })),
         }),
@@ -365,7 +374,6 @@ const FacilityAddress = Type.Object(
   { title: "FacilityAddress" },
 );
 
-const WEEKDAYS = ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"];
 const NonDeliveryDays = Type.Object(
   {
     nonDeliveryDay: Type.String({
@@ -373,7 +381,7 @@ const NonDeliveryDays = Type.Object(
       description: "The non-delivery day, YYYY-MM-DD (a date-time's date is taken; stored as YYYY-MM-DD)",
     }),
     nonDeliveryType: opt(
-      StringEnum(["SINGLE", "RECURRING"], {
+      StringEnum(NON_DELIVERY_TYPES, {
         description: "RECURRING: the same day every year. Default: SINGLE",
       }),
     ),
@@ -488,7 +496,7 @@ export const CarrierConfiguration = Type.Object(
 
 // --- transit time --------------------------------------------------------------------------------
 
-const CalculationStrategy = StringEnum(["EARLIEST", "LATEST"], { description: "EARLIEST or LATEST" });
+const CalculationStrategy = StringEnum(CALCULATION_STRATEGIES, { description: "EARLIEST or LATEST" });
 
 export const TransitTimeConfigurationForUpsert = Type.Object(
   {

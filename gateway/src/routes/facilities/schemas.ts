@@ -1,4 +1,7 @@
 /** Facility schemas: the reference's ManagedFacility/Supplier shapes, for the fields the registry keeps. */
+import { PHONE_NUMBER_TYPES } from "@fop/contracts/common";
+import { FACILITY_STATUSES, FACILITY_TYPES, LOCATION_TYPES } from "@fop/contracts/facilities";
+import { PICKING_METHODS } from "@fop/contracts/picking";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { CustomAttributes, closed, DateTime, OneOf, opt, PageSizeQuery } from "../../schemas/common.ts";
 import { CurrencyCode } from "../../schemas/currency.ts";
@@ -6,9 +9,6 @@ import { CurrencyCode } from "../../schemas/currency.ts";
 const NonEmpty = Type.String({ pattern: "^.+$" });
 const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 
-export const FACILITY_TYPES = ["MANAGED_FACILITY", "SUPPLIER"] as const;
-export const FACILITY_STATUSES = ["ONLINE", "SUSPENDED", "OFFLINE"] as const;
-export const LOCATION_TYPES = ["STORE", "WAREHOUSE", "EXTERNAL"] as const;
 const Enum = (values: readonly string[], description?: string) =>
   Type.Union(
     values.map((v) => Type.Literal(v)),
@@ -30,7 +30,7 @@ export const FacilityAddress = Type.Object(
       Type.Array(
         Type.Object({
           value: Type.String(),
-          type: Enum(["MOBILE", "PHONE"]),
+          type: Enum(PHONE_NUMBER_TYPES),
           label: opt(Type.String()),
           customAttributes: opt(Type.Object({}, { additionalProperties: true })),
         }),
@@ -78,7 +78,7 @@ export const detailProperties = {
     }),
     { maxItems: 1 },
   ),
-  pickingMethods: Type.Array(Enum(["SINGLE_ORDER", "MULTI_ORDER", "BATCH_PICKING", "BATCH"])),
+  pickingMethods: Type.Array(Enum(PICKING_METHODS)),
   pickingTimes: Type.Object({}, { additionalProperties: true }),
   scanningRule: Type.Object({}, { additionalProperties: true }),
   services: Type.Array(

@@ -2,18 +2,14 @@
  * Item return parcel schemas, matching the reference (ParcelForCreation, Parcel and their parts).
  * Bounds the reference leaves open are ours: 500 items, 100 load unit refs, 50 transfers.
  */
+import { OPERATIVE_TRANSFER_TYPES } from "@fop/contracts/picking";
 import { Type } from "@sinclair/typebox";
+import { ConsumerAddress } from "../../schemas/address.ts";
 import { ParcelItemArticle } from "../../schemas/article.ts";
-import { CustomAttributes, closed, DateTime, opt } from "../../schemas/common.ts";
-import { CurrencyCode } from "../../schemas/currency.ts";
+import { CustomAttributes, closed, DateTime, nullable, opt, StringEnum } from "../../schemas/common.ts";
+import { CurrencyCode, PaymentInformation } from "../../schemas/currency.ts";
+import { RecordableAttributeForCreation } from "../../schemas/recordable-attribute.ts";
 import { FacilityAddress } from "../facilities/schemas.ts";
-import {
-  ConsumerAddress,
-  nullable,
-  PaymentInformation,
-  RecordableAttributeForCreation,
-  StringEnum,
-} from "../pickjobs/schemas.ts";
 
 export const PARCEL_STATUSES = [
   "OPEN",
@@ -138,7 +134,7 @@ const ParcelResult = Type.Object(
 );
 
 const OperativeTransfer = Type.Object(
-  { id: Type.String({ maxLength: 256 }), type: StringEnum(["SUPPLIER", "RECEIVER"]) },
+  { id: Type.String({ maxLength: 256 }), type: StringEnum(OPERATIVE_TRANSFER_TYPES) },
   { ...closed, title: "OperativeTransfer" },
 );
 

@@ -2,7 +2,14 @@
  * Item return job schemas, matching the reference (ItemReturnJob, ItemReturnJobForCreation,
  * ItemReturnJobLineItem(ForCreation), the job actions, ItemReturnJobs).
  */
+import {
+  ITEM_RETURN_JOB_STATUSES,
+  ITEM_RETURN_STATUSES,
+  REFUND_STATUSES,
+  RETURNED_LINE_ITEM_STATUSES,
+} from "@fop/contracts/returns";
 import { type TSchema, Type } from "@sinclair/typebox";
+import { ConsumerAddress } from "../../schemas/address.ts";
 import { ItemReturnJobLineItemArticle } from "../../schemas/article.ts";
 import {
   CustomAttributes,
@@ -12,30 +19,15 @@ import {
   OneOf,
   opt,
   RequestVersion,
+  StringEnum,
 } from "../../schemas/common.ts";
 import { CurrencyCode } from "../../schemas/currency.ts";
-import {
-  ConsumerAddress,
-  RecordableAttribute,
-  RecordableAttributeForCreation,
-  StringEnum,
-} from "../pickjobs/schemas.ts";
+import { RecordableAttribute, RecordableAttributeForCreation } from "../../schemas/recordable-attribute.ts";
 
 const Strings = (maxItems: number, description?: string) =>
   Type.Array(Type.String({ maxLength: 256 }), { maxItems, description });
 
-export const JOB_STATUSES = ["OPEN", "IN_PROGRESS", "FINISHED", "CANCELED"] as const;
-export const ITEM_RETURN_STATUSES = [
-  "ANNOUNCED",
-  "OPEN",
-  "IN_PROGRESS",
-  "PAUSED",
-  "FINISHED",
-  "WAITING_FOR_INPUT",
-  "CANCELED",
-  "OBSOLETE",
-] as const;
-const JobStatus = StringEnum(JOB_STATUSES);
+const JobStatus = StringEnum(ITEM_RETURN_JOB_STATUSES);
 
 const lineFields = {
   article: ItemReturnJobLineItemArticle,
@@ -167,7 +159,7 @@ export const ItemReturnJobListQuery = Type.Object({
   facilityId: opt(Type.String({ maxLength: 256, description: "facility to filter the results" })),
   itemReturnJobScannableCodes: Repeated(),
   itemReturnScannableCodes: Repeated(),
-  itemReturnJobStatus: Repeated(JOB_STATUSES),
+  itemReturnJobStatus: Repeated(ITEM_RETURN_JOB_STATUSES),
   itemReturnStatus: Repeated(ITEM_RETURN_STATUSES),
   searchTerm: opt(Type.String({ maxLength: 256 })),
   anonymized: opt(Type.Boolean()),
@@ -177,15 +169,7 @@ export const ItemReturnJobIdParams = Type.Object({ itemReturnJobId: Type.String(
 
 // --- item returns --------------------------------------------------------------------------------
 
-export const LINE_STATUSES = [
-  "OPEN",
-  "IN_PROGRESS",
-  "WAITING_FOR_INPUT",
-  "REJECTED",
-  "ACCEPTED",
-  "CANCELED",
-] as const;
-const LineStatus = StringEnum(LINE_STATUSES);
+const LineStatus = StringEnum(RETURNED_LINE_ITEM_STATUSES);
 
 const ItemReturnLineItemReasonForUpsert = Type.Object(
   { reasonLocalized: LocaleString, comment: opt(Type.String({ minLength: 1, maxLength: 4096 })) },
@@ -323,7 +307,7 @@ const RefundPrice = Type.Object(
 );
 const Refund = Type.Object(
   {
-    status: StringEnum(["OPEN", "IN_PROGRESS", "CLOSED"]),
+    status: StringEnum(REFUND_STATUSES),
     percent: opt(Type.Number({ minimum: 0, maximum: 100 })),
     price: opt(RefundPrice),
   },
@@ -385,7 +369,7 @@ export const ItemReturnsQuery = Type.Object({
   ...ListQuery,
   searchTerm: opt(Type.String({ maxLength: 256 })),
   itemReturnStatus: Repeated(ITEM_RETURN_STATUSES),
-  itemReturnLineItemStatus: Repeated(LINE_STATUSES),
+  itemReturnLineItemStatus: Repeated(RETURNED_LINE_ITEM_STATUSES),
   facilityRefs: Repeated(),
   orderBy: opt(
     Type.String({ maxLength: 64, description: "Accepted; results are in creation order (by id)." }),

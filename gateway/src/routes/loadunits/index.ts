@@ -2,7 +2,9 @@
  * /api/loadunits, /api/stacks, /api/operativecontainertypes, /api/loadunittypes and the icons they
  * point at: the route table (schemas, permissions, lifecycle) and thin handlers.
  */
+
 import type { JsonObject } from "@bufbuild/protobuf";
+import { LOAD_UNIT_STATUSES } from "@fop/contracts/loadunits";
 import { AppError, invalid } from "@fop/kit/errors";
 import { LIST_PAGE } from "@fop/kit/paging";
 import { callOptions } from "@fop/kit/rpc/client";
@@ -47,7 +49,7 @@ import {
 } from "./schemas.ts";
 
 const tags = ["Picking (Operations)"];
-const STATUSES = new Set(["AVAILABLE", "OBSOLETE"]);
+const STATUSES: ReadonlySet<string> = new Set(LOAD_UNIT_STATUSES);
 
 /**
  * The `statuses` parameter: repeated (`?statuses=AVAILABLE&statuses=OBSOLETE`), comma-joined, or

@@ -2,6 +2,11 @@
  * Load unit, stack, operative container type and load unit type schemas, matching the reference
  * (LoadUnit, LoadUnitsForCreation, Stack, OperativeContainerType, LoadUnitType, ...).
  */
+import {
+  LOAD_UNIT_STATUSES,
+  OPERATIVE_CONTAINER_TYPE_STATUSES,
+  SCANNABLE_IDENTIFIER_SEARCH_TYPES,
+} from "@fop/contracts/loadunits";
 import { LIST_PAGE, type PageLimits } from "@fop/kit/paging";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { LoadUnitLineItemArticle } from "../../schemas/article.ts";
@@ -14,11 +19,8 @@ import {
   PageSizeQuery,
   RequestVersion,
 } from "../../schemas/common.ts";
-import {
-  LoadUnitLineItemForCreation,
-  RecordableAttribute,
-  RecordableAttributeForUpdate,
-} from "../pickjobs/schemas.ts";
+import { LoadUnitLineItemForCreation } from "../../schemas/load-unit-line-item.ts";
+import { RecordableAttribute, RecordableAttributeForUpdate } from "../../schemas/recordable-attribute.ts";
 
 const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });
@@ -101,10 +103,13 @@ export const LoadUnit = Type.Object(
     facilityRef: Type.String(),
     pickJobRefs: Type.Array(Type.String(), { minItems: 1, maxItems: 100, uniqueItems: true }),
     nameLocalized: LocaleString,
-    status: Type.Union([Type.Literal("AVAILABLE"), Type.Literal("OBSOLETE")], {
-      description:
-        "The status of the load unit. It can be AVAILABLE or OBSOLETE. The status cannot be set from outside.",
-    }),
+    status: Type.Union(
+      LOAD_UNIT_STATUSES.map((v) => Type.Literal(v)),
+      {
+        description:
+          "The status of the load unit. It can be AVAILABLE or OBSOLETE. The status cannot be set from outside.",
+      },
+    ),
     name: opt(Type.String()),
     description: opt(Type.String()),
     descriptionLocalized: opt(LocaleString),
@@ -201,9 +206,12 @@ export const LoadUnitForPatch = Type.Object(
       description: "Not changed by a PATCH",
     }),
     nameLocalized: LocaleString,
-    status: Type.Union([Type.Literal("AVAILABLE"), Type.Literal("OBSOLETE")], {
-      description: "Not changed by a PATCH (DELETE sets OBSOLETE)",
-    }),
+    status: Type.Union(
+      LOAD_UNIT_STATUSES.map((v) => Type.Literal(v)),
+      {
+        description: "Not changed by a PATCH (DELETE sets OBSOLETE)",
+      },
+    ),
     name: opt(Type.String()),
     description: opt(Type.String()),
     codes: opt(Codes),
@@ -308,11 +316,11 @@ const ContainerDimensions = Type.Object(
 const ScannableIdentifier = Type.Object(
   {
     identifiers: Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { minItems: 1, maxItems: 10 }),
-    searchType: opt(Type.Union(["PREFIX", "SUFFIX", "CONTAINS"].map((v) => Type.Literal(v)))),
+    searchType: opt(Type.Union(SCANNABLE_IDENTIFIER_SEARCH_TYPES.map((v) => Type.Literal(v)))),
   },
   { title: "ScannableIdentifier" },
 );
-const OctStatus = Type.Union([Type.Literal("ACTIVE"), Type.Literal("INACTIVE")]);
+const OctStatus = Type.Union(OPERATIVE_CONTAINER_TYPE_STATUSES.map((v) => Type.Literal(v)));
 const OctFields = {
   descriptionLocalized: opt(LocaleString),
   customAttributes: opt(Type.Object({}, { additionalProperties: true })),

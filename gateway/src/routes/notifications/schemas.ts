@@ -2,8 +2,16 @@
  * Notification center schemas, matching the reference (NotificationCenterConfig, AddChannelAction,
  * UpdateChannelByIdAction, Notification, NotificationSearchPayload, ...).
  */
-import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/kit/event-kinds";
-import { SUPPORTED_LOCALES } from "@fop/kit/validation";
+
+import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/contracts/event-kinds";
+import { SUPPORTED_LOCALES } from "@fop/contracts/locales";
+import {
+  CHANNEL_TYPES,
+  ENTITY_LINK_TYPES,
+  NOTIFICATION_CATEGORIES,
+  NOTIFICATION_STATUSES,
+  PRIORITY_LABELS,
+} from "@fop/contracts/notifications";
 import { Type } from "@sinclair/typebox";
 import {
   DateTime,
@@ -14,8 +22,8 @@ import {
   SearchPayload,
   SearchQuery,
   SortEntry,
+  StringEnum,
 } from "../../schemas/common.ts";
-import { StringEnum } from "../pickjobs/schemas.ts";
 
 const SupportedLocale = StringEnum(SUPPORTED_LOCALES, {
   description: "ISO 3166 conform country code and ISO 639-1 conform language code (de_DE, en_US, ...)",
@@ -129,15 +137,15 @@ export const DeleteChannelQuery = Type.Object({
   }),
 });
 
-const NotificationCategory = StringEnum(["ORDER", "FACILITY", "MISC"] as const);
-const NotificationStatus = StringEnum(["OPEN", "FINISHED"] as const);
-const PriorityLabel = StringEnum(["LOW", "MEDIUM", "HIGH"] as const);
+const NotificationCategory = StringEnum(NOTIFICATION_CATEGORIES);
+const NotificationStatus = StringEnum(NOTIFICATION_STATUSES);
+const PriorityLabel = StringEnum(PRIORITY_LABELS);
 const Localized = Type.Record(Type.String(), Type.String());
 
 export const Notification = Type.Object(
   {
     id: Type.String(),
-    type: StringEnum(["EMAIL", "CLIENT"] as const),
+    type: StringEnum(CHANNEL_TYPES),
     category: NotificationCategory,
     status: NotificationStatus,
     priority: Type.Object(
@@ -157,7 +165,7 @@ export const Notification = Type.Object(
           Type.Object(
             {
               ref: Type.String(),
-              type: StringEnum(["ORDER", "FACILITY", "ROUTING_PLAN", "PROCESS", "PICK_JOB"] as const),
+              type: StringEnum(ENTITY_LINK_TYPES),
             },
             { title: "EntityLink" },
           ),
@@ -175,17 +183,17 @@ export const Notification = Type.Object(
 export const NotificationSearchPayload = SearchPayload(
   "NotificationSearchPayload",
   SearchQuery("NotificationSearchQuery", {
-    category: Filters.EnumFilter(["ORDER", "FACILITY", "MISC"]),
+    category: Filters.EnumFilter(NOTIFICATION_CATEGORIES),
     created: Filters.DateFilter,
     facilityRef: Filters.StringFilter,
     priority: Type.Object(
       {
-        label: opt(Filters.EnumFilter(["LOW", "MEDIUM", "HIGH"])),
+        label: opt(Filters.EnumFilter(PRIORITY_LABELS)),
         sequence: opt(Filters.NumberFilter),
       },
       { additionalProperties: false, title: "NotificationPriorityFilter" },
     ),
-    status: Filters.EnumFilter(["OPEN", "FINISHED"]),
+    status: Filters.EnumFilter(NOTIFICATION_STATUSES),
   }),
   SortEntry("NotificationSort", ["created", "status"]),
 );

@@ -5,16 +5,15 @@
  * sub-configuration or field would otherwise be dropped silently and change nothing (400 instead,
  * naming it). `created` / `lastModified` are accepted (a client may send back what it read) and ignored.
  */
+import { LOAD_UNIT_ASSIGNMENT_TYPES } from "@fop/contracts/picking";
 import { type TProperties, type TSchema, Type } from "@sinclair/typebox";
-import { DateTime, LocaleString, opt, RequestVersion } from "../../schemas/common.ts";
+import { DateTime, LocaleString, opt, RequestVersion, StringEnum } from "../../schemas/common.ts";
 import {
   PickingMethodEnum,
   PickingScanningConfigurationEnum,
   ScanningRuleConfiguration,
-  StringEnum,
-} from "../pickjobs/schemas.ts";
+} from "../../schemas/picking.ts";
 
-export const LOAD_UNIT_ASSIGNMENT_TYPES = ["INACTIVE", "AT_START", "AT_END", "DURING_PICKING"] as const;
 export const SCAN_CODE_VALIDATION_TYPES = ["NO_VALIDATION", "CODE_MUST_BE_KNOWN"] as const;
 export const USER_ROLE_NAMES = ["FULFILLER", "SUPERVISOR", "ADMINISTRATOR"] as const;
 export const STORAGE_LOCATION_REQUIRED = ["ALL", "SOME", "NONE"] as const;

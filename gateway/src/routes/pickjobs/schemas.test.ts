@@ -2,6 +2,13 @@ import type { TSchema } from "@sinclair/typebox";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
+import * as actionSchemas from "../../schemas/actions.ts";
+import * as addressSchemas from "../../schemas/address.ts";
+import * as carrierServiceSchemas from "../../schemas/carrier-services.ts";
+import * as loadUnitLineItemSchemas from "../../schemas/load-unit-line-item.ts";
+import * as pickingSchemas from "../../schemas/picking.ts";
+import * as recordableAttributeSchemas from "../../schemas/recordable-attribute.ts";
+import * as userSchemas from "../../schemas/user.ts";
 import * as pickRunSchemas from "../pickruns/schemas.ts";
 import {
   PICK_RUN_ACTION_SCHEMAS,
@@ -459,7 +466,17 @@ const fresh = () => {
 
 describe("every exported schema", () => {
   it("compiles, and every object schema has a title or is a parameter/query object", () => {
-    for (const mod of [pickJobSchemas, pickRunSchemas]) {
+    for (const mod of [
+      pickJobSchemas,
+      pickRunSchemas,
+      actionSchemas,
+      addressSchemas,
+      carrierServiceSchemas,
+      loadUnitLineItemSchemas,
+      pickingSchemas,
+      recordableAttributeSchemas,
+      userSchemas,
+    ]) {
       for (const [name, value] of Object.entries(mod)) {
         if (
           !value ||

@@ -12,154 +12,79 @@
  * - Read models (PickJob, PickLineItem, ...) list every property and stay open unless the reference
  *   closes them, so nothing a client should see is dropped by a response serializer.
  */
-import { type Static, type TInteger, type TProperties, type TSchema, Type } from "@sinclair/typebox";
+import {
+  DELIVERY_CHANNELS,
+  OPERATIVE_TRANSFER_TYPES,
+  PICK_JOB_STATUSES,
+  PICK_JOB_STATUSES_UNPROTECTED,
+  PICK_JOB_SUB_STATUSES,
+  PICKING_METHODS,
+  SERVICE_LEVELS,
+} from "@fop/contracts/picking";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { actionParameter, LooseVersion, patchAction } from "../../schemas/actions.ts";
+import { ConsumerAddress } from "../../schemas/address.ts";
 import {
   ARTICLE_LIMITS,
   ArticleAttributeItem,
-  LoadUnitLineItemArticle,
   PickLineItemArticle,
   SubstituteLineItemArticle,
+  UnitKey,
 } from "../../schemas/article.ts";
+import { CarrierProductCategory, CarrierServices } from "../../schemas/carrier-services.ts";
 import {
   CustomAttributes,
   closed,
   DateTime,
   Filters,
+  FreeObject,
   ListQuery,
   LocaleString,
+  nullable,
   OneOf,
   opt,
   PageInfo,
-  RequestVersion,
   SearchPayload,
   SearchQuery,
   SortEntry,
   StringEnum,
 } from "../../schemas/common.ts";
-import { CurrencyCode } from "../../schemas/currency.ts";
-
-// The vocabulary other families import from here; articles and currencies have their own modules.
-export {
-  ArticleAttributeItem,
-  ArticleAttributeItemContext,
-  ArticlePrice,
-  LoadUnitLineItemArticle,
-  PickLineItemArticle,
-  SubstituteLineItemArticle,
-} from "../../schemas/article.ts";
-export { StringEnum } from "../../schemas/common.ts";
-export { CURRENCY_CODES, CurrencyCode } from "../../schemas/currency.ts";
-
-// --- helpers ---------------------------------------------------------------------------------------
-
-/** `type: object` without properties: free-form. */
-const FreeObject = (description?: string) =>
-  Type.Object({}, { additionalProperties: true, ...(description ? { description } : {}) });
-export const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const NonEmpty = Type.String({ pattern: "^.+$" });
-const UnitKey = (minLength?: number) =>
-  Type.String({
-    description: "Identifier for items unit of measurement.",
-    ...(minLength ? { minLength } : {}),
-  });
+import { PaymentInformation } from "../../schemas/currency.ts";
+import { LoadUnitLineItemForCreation } from "../../schemas/load-unit-line-item.ts";
+import {
+  PickingMethodEnum,
+  PickingScanningConfigurationEnum,
+  PickLineItemStatus,
+  ScanningRuleConfiguration,
+  ScanningRuleValue,
+} from "../../schemas/picking.ts";
+import {
+  RecordableAttribute,
+  RecordableAttributeForCreation,
+  RecordableAttributeForUpdate,
+} from "../../schemas/recordable-attribute.ts";
+import { AssignedUser, AssignedUserForCreation, Editor } from "../../schemas/user.ts";
 
 // --- enums -------------------------------------------------------------------------------------------
 
-export const PICK_JOB_STATUSES = [
-  "ABORTED",
-  "OPEN",
-  "IN_PROGRESS",
-  "CLOSED",
-  "PICKED",
-  "REROUTED",
-  "REJECTED",
-  "RESTOWED",
-  "EXPIRED",
-  "CANCELED",
-  "OBSOLETE",
-  "WAITING_FOR_INPUT",
-  "PAUSED",
-] as const;
 export const PickJobStatus = StringEnum(PICK_JOB_STATUSES, {
   title: "PickJobStatus",
   description: "The status of a pickjob.",
 });
 
-export const PICK_JOB_STATUSES_UNPROTECTED = [
-  "OPEN",
-  "IN_PROGRESS",
-  "CLOSED",
-  "PICKED",
-  "REROUTED",
-  "REJECTED",
-  "RESTOWED",
-  "EXPIRED",
-  "PAUSED",
-  "WAITING_FOR_INPUT",
-] as const;
 export const PickJobStatusUnprotected = StringEnum(PICK_JOB_STATUSES_UNPROTECTED, {
   title: "PickJobStatusUnprotected",
   description:
     "The status of a pickjob. These are the status that are still allowed to be used in the deprecated status field of ModifyPickJob actions",
 });
 
-export const PickJobSubStatus = StringEnum(
-  [
-    "SHORT_PICKED",
-    "ZERO_PICKED",
-    "WAITING_FOR_RELEASE_TIME",
-    "ORDER_MODIFIED",
-    "PROCESS_REROUTE",
-    "MANUAL_REROUTE",
-    "SHORT_PICK_REROUTE",
-    "TIME_TRIGGERED",
-    "STOCK_ZEROED",
-    "PICK_JOB_ABORTED",
-    "RECALCULATION",
-  ],
-  {
-    title: "PickJobSubStatus",
-    description: "The reason for the current status, providing type-safe context beyond the status field.",
-  },
-);
-
-export const PICK_LINE_ITEM_STATUSES = ["OPEN", "IN_PROGRESS", "CLOSED"] as const;
-export const PickLineItemStatus = StringEnum(PICK_LINE_ITEM_STATUSES, { title: "PickLineItemStatus" });
-
-export const PICKING_METHODS = ["SINGLE_ORDER", "MULTI_ORDER", "BATCH_PICKING", "BATCH"] as const;
-export const PickingMethodEnum = StringEnum(PICKING_METHODS, {
-  title: "PickingMethodEnum",
-  description: "Way in which the picking should be handled Deprecated: BATCH_PICKING, use BATCH instead",
+export const PickJobSubStatus = StringEnum(PICK_JOB_SUB_STATUSES, {
+  title: "PickJobSubStatus",
+  description: "The reason for the current status, providing type-safe context beyond the status field.",
 });
 
-export const DELIVERY_CHANNELS = ["COLLECT", "SHIPPING"] as const;
 export const PickJobDeliveryInformationChannel = StringEnum(DELIVERY_CHANNELS, {
   title: "PickJobDeliveryInformationChannel",
-});
-export const CarrierProductCategory = StringEnum(["STANDARD", "EXPRESS", "VALUE", "FORWARDING"], {
-  title: "CarrierProductCategory",
-});
-export const CarrierServices = StringEnum(
-  [
-    "SIGNATURE",
-    "CUSTOMER_SIGNATURE",
-    "ADULT_SIGNATURE",
-    "SATURDAY_DELIVERY",
-    "IDENTITY_CHECK_COMPANY",
-    "IDENTITY_CHECK_PRIVATE",
-    "ADDITIONAL_TRANSPORTATION_INSURANCE",
-    "IDENTITY_AGE_CHECK_18",
-    "NO_NEIGHBOR_DELIVERY",
-    "HANDOVER_TO_RECIPIENT_ONLY",
-  ],
-  { title: "CarrierServices" },
-);
-export const AddressType = StringEnum(["POSTAL_ADDRESS", "PARCEL_LOCKER", "INVOICE_ADDRESS"], {
-  title: "AddressType",
-  description: "Type of this address, used e.g. for communication with the carrier.",
-});
-const RecordingRule = StringEnum(["OPTIONAL", "MANDATORY"], {
-  description: "Indicates whether the value has to be recorded or not",
 });
 
 // --- small building blocks -----------------------------------------------------------------------
@@ -178,86 +103,6 @@ export const Sticker = Type.Object(
 export const TagReference = Type.Object(
   { id: Type.String(), value: Type.String() },
   { title: "TagReference" },
-);
-
-export const AssignedUserForCreationByName = Type.Object(
-  { username: Type.String({ description: "username of the user should be assigned" }) },
-  { title: "AssignedUserForCreationByName", description: "Create a assigned user by giving a valid name" },
-);
-export const AssignedUserForCreationById = Type.Object(
-  { userId: Type.String({ description: "userId of the user should be assigned" }) },
-  { title: "AssignedUserForCreationById", description: "Create a assigned user by giving a valid id" },
-);
-export const AssignedUserForCreation = Type.Union([
-  AssignedUserForCreationByName,
-  AssignedUserForCreationById,
-]);
-export type AssignedUserForCreation = Static<typeof AssignedUserForCreation>;
-
-export const AssignedUser = Type.Object(
-  {
-    userId: Type.String({ description: "ID of the user who is assigned" }),
-    username: Type.String({ description: "username of the user who is assigned" }),
-  },
-  { title: "AssignedUser" },
-);
-
-export const Editor = Type.Object(
-  {
-    userId: opt(Type.String({ description: "ID of the user who edits the pickjob" })),
-    username: Type.String({ description: "username of the user who edits the pickjob" }),
-  },
-  { title: "Editor" },
-);
-
-export const Coordinates = Type.Object(
-  {
-    lat: Type.Number({ description: "Latitude value" }),
-    lon: Type.Number({ description: "Longitude value" }),
-  },
-  { title: "Coordinates" },
-);
-
-const addressProperties = {
-  additionalAddressInfo: opt(Type.String()),
-  city: NonEmpty,
-  country: Type.String({
-    pattern: "^[A-Z]{2}$",
-    description: "A two-digit country code as per ISO 3166-1 alpha-2",
-  }),
-  customAttributes: opt(FreeObject("Attributes that can be added to the address.")),
-  houseNumber: opt(NonEmpty),
-  phoneNumbers: opt(
-    Type.Array(
-      Type.Object({
-        customAttributes: opt(FreeObject()),
-        label: opt(Type.String()),
-        type: StringEnum(["MOBILE", "PHONE"]),
-        value: Type.String({ description: "The number itself. We do not enforce any format (yet)." }),
-      }),
-      { maxItems: 500 },
-    ),
-  ),
-  postalCode: NonEmpty,
-  province: opt(NonEmpty),
-  street: NonEmpty,
-};
-export const Address = Type.Object(addressProperties, { title: "Address" });
-
-/** Reference: allOf[Address] + the consumer's fields; flattened (required as Address's). */
-export const ConsumerAddress = Type.Object(
-  {
-    ...addressProperties,
-    addressType: opt(AddressType),
-    companyName: opt(Type.String()),
-    coordinates: opt(Coordinates),
-    email: opt(Type.String({ format: "email", minLength: 1 })),
-    firstName: opt(Type.String()),
-    lastName: opt(Type.String()),
-    personalTitle: opt(Type.String()),
-    salutation: opt(Type.String()),
-  },
-  { title: "ConsumerAddress" },
 );
 
 const deliveryInformationProperties = {
@@ -282,7 +127,7 @@ const deliveryInformationProperties = {
           invoiceAddress: opt(ConsumerAddress),
           postalAddress: opt(ConsumerAddress),
           recipientaddress: opt(ConsumerAddress),
-          serviceLevel: opt(StringEnum(["DELIVERY", "SAMEDAY"])),
+          serviceLevel: opt(StringEnum(SERVICE_LEVELS)),
         }),
       ),
     }),
@@ -390,38 +235,6 @@ export const PickJobLineItemPartialStockLocationForUpdate = Type.Object(
   { title: "PickJobLineItemPartialStockLocationForUpdate" },
 );
 
-export const RecordableAttributeForCreation = Type.Object(
-  {
-    keyLocalized: LocaleString,
-    group: opt(nullable(Type.String({ minLength: 1, description: "The group of the attribute" }))),
-    recordingRule: RecordingRule,
-    value: opt(nullable(Type.String({ description: "The value of the attribute" }))),
-  },
-  { ...closed, title: "RecordableAttributeForCreation" },
-);
-export const RecordableAttribute = Type.Object(
-  {
-    keyLocalized: LocaleString,
-    group: opt(nullable(Type.String({ minLength: 1 }))),
-    id: Type.String({ description: "ID of the recordable attribute" }),
-    key: opt(Type.String({ description: "The translated key of the attribute" })),
-    originId: opt(nullable(Type.String())),
-    recordingRule: RecordingRule,
-    value: opt(nullable(Type.String({ minLength: 1 }))),
-  },
-  { ...closed, title: "RecordableAttribute" },
-);
-export const RecordableAttributeForUpdate = Type.Object(
-  {
-    keyLocalized: opt(LocaleString),
-    group: opt(nullable(Type.String({ minLength: 1 }))),
-    recordableAttributeId: Type.String({ description: "ID of the recordable attribute to update" }),
-    recordingRule: opt(RecordingRule),
-    value: opt(nullable(Type.String())),
-  },
-  { ...closed, title: "RecordableAttributeForUpdate" },
-);
-
 export const PickLineItemScannedCode = Type.Object(
   {
     code: Type.String({ description: "scannable code i.e. barcode" }),
@@ -432,24 +245,6 @@ export const PickLineItemScannedCode = Type.Object(
 /** Former name of PickLineItemScannedCode in this module. */
 export const ScannedCode = PickLineItemScannedCode;
 
-export const ScanningRuleValue = Type.Object(
-  {
-    priority: Type.Number({ minimum: 0 }),
-    scanningRuleType: StringEnum(["ARTICLE", "LOCATION"], { title: "ScanningRuleTypeEnum" }),
-  },
-  { title: "ScanningRuleValue" },
-);
-export const ScanningRuleConfiguration = Type.Object(
-  { values: opt(Type.Array(ScanningRuleValue)) },
-  {
-    title: "ScanningRuleConfiguration",
-    description: "Configuration to show the client how the items should be scanned during picking",
-  },
-);
-/** How scanning is enforced while picking: a line's scanning rules and the tenant's picking configuration. */
-export const SCANNING_TYPES = ["MUST_SCAN_FIRST", "MUST_SCAN_EACH", "SCAN_NOT_REQUIRED"] as const;
-export const PickingScanningConfigurationEnum = () =>
-  StringEnum(SCANNING_TYPES, { title: "PickingScanningConfigurationEnum" });
 export const PickLineItemScanningRules = Type.Object(
   {
     scanningMode: opt(PickingScanningConfigurationEnum()),
@@ -531,7 +326,7 @@ export const SubstituteLineItem = Type.Object(
 export const OperativeTransfer = Type.Object(
   {
     id: Type.String({ description: "The ID of the transfer" }),
-    type: StringEnum(["SUPPLIER", "RECEIVER"], { description: "The type of the transfer" }),
+    type: StringEnum(OPERATIVE_TRANSFER_TYPES, { description: "The type of the transfer" }),
   },
   { ...closed, title: "OperativeTransfer" },
 );
@@ -570,10 +365,6 @@ export const WorkflowInformation = Type.Unsafe<
 export const PickJobPickingTimes = Type.Object(
   { startLatestAt: opt(DateTime("The date this pickJob should be started at last.")) },
   { ...closed, title: "PickJobPickingTimes" },
-);
-export const PaymentInformation = Type.Object(
-  { currency: opt(CurrencyCode) },
-  { title: "PaymentInformation" },
 );
 export const DocumentHandling = Type.Object(
   { sendLabel: Type.Object({ enabled: Type.Boolean({ default: false }) }) },
@@ -926,32 +717,6 @@ export const PickJobListQuery = Type.Object({
 
 // --- POST /api/pickjobs/{id}/actions -------------------------------------------------------------
 
-const Version = RequestVersion({ minimum: 0, description: "Version of the entity to be changed" });
-/** Some actions' version has no minimum in the reference. */
-export const LooseVersion = RequestVersion();
-
-interface ActionOptions<P extends TProperties> {
-  title: string;
-  description: string;
-  /** Title of the reference's one-value `name` enum; default: the title with "Parameter" -> "Enum". */
-  enumTitle?: string;
-  extra?: P;
-  version?: TInteger;
-}
-/** An action parameter of the reference: closed, `name` (one value) and `version` required, plus `extra`. */
-export const actionParameter = <const N extends string, P extends TProperties = Record<never, TSchema>>(
-  name: N,
-  { title, description, enumTitle, extra, version = Version }: ActionOptions<P>,
-) =>
-  Type.Object(
-    {
-      name: StringEnum([name], { title: enumTitle ?? title.replace(/Parameter$/, "Enum") }),
-      version,
-      ...(extra as P),
-    },
-    { ...closed, title, description },
-  );
-
 const lineUpdateProperties = {
   customAttributes: opt(nullable(FreeObject("Attributes that can be added to the pick line item."))),
   id: Type.String({ description: "The id of this lineItem." }),
@@ -1103,18 +868,6 @@ export const PickJobActionsParameter = OneOf("name", Object.values(pickJobAction
 });
 
 // --- PATCH /api/pickjobs/{id} (deprecated) -------------------------------------------------------
-
-/** A deprecated PATCH action of the reference: closed, `action` (one value) required, plus `extra`. */
-export const patchAction = <const N extends string, P extends TProperties = Record<never, TSchema>>(
-  action: N,
-  description: string,
-  extra?: P,
-  deprecated?: boolean,
-) =>
-  Type.Object(
-    { action: StringEnum([action], { description: `Use value '${action}'` }), ...(extra as P) },
-    { ...closed, title: action, description, ...(deprecated ? { deprecated } : {}) },
-  );
 
 export const ModifyPickLineItem = patchAction(
   "ModifyPickLineItem",
@@ -1268,24 +1021,6 @@ export const PickLineItemParams = Type.Object({
   pickJobId: PickJobId,
   pickLineItemId: Type.String({ minLength: 1, maxLength: 256, description: "ID of the pick line item" }),
 });
-
-export const LoadUnitLineItemForCreation = Type.Object(
-  {
-    article: LoadUnitLineItemArticle,
-    customAttributes: opt(FreeObject()),
-    globalLineItemId: opt(
-      Type.String({ deprecated: true, description: "Deprecated. Use globalLineItemIds instead." }),
-    ),
-    globalLineItemIds: opt(Type.Array(Type.String(), { maxItems: 100 })),
-    measurementUnitKey: opt(UnitKey()),
-    quantity: opt(Type.Number({ description: "The quantity of the lineItem" })),
-    recordableAttributes: opt(Type.Array(RecordableAttributeForCreation, { maxItems: 100 })),
-    scannableCodes: opt(Type.Array(Type.String(), { maxItems: 100 })),
-    secondaryMeasurementUnitKey: opt(UnitKey(1)),
-    secondaryQuantity: opt(Type.Number({ minimum: 0 })),
-  },
-  { title: "LoadUnitLineItemForCreation" },
-);
 
 /** The body of POST /api/pickjobs/{pickJobId}/loadunits (one load unit of that job). */
 export const PickingLoadUnitForCreation = Type.Object(

@@ -1,30 +1,32 @@
 /**
  * Pick run request/response schemas, written to match the reference (PickRunForCreation, PickRun,
- * PickRunPatchAction, PickRunActionsParameter, PickRunPickJobsPatchAction). The building blocks
- * (line item properties, partial stock locations, editor, ...) come from ../pickjobs/schemas.ts;
+ * PickRunPatchAction, PickRunActionsParameter, PickRunPickJobsPatchAction). A run's lines are pick
+ * job lines (their properties and partial stock locations come from ../pickjobs/schemas.ts); the
+ * shared vocabulary (editor, action bodies, ...) comes from ../../schemas/;
  * bodies discriminated by `name`/`action` are validated in two passes, as for pick jobs (the route
  * schema checks the discriminator, then `*_SCHEMAS[discriminator]` the whole body).
  */
+import { PICK_RUN_STATUSES, PICK_RUN_TYPES } from "@fop/contracts/picking";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { closed, DateTime, LocaleString, OneOf, opt, RequestVersion } from "../../schemas/common.ts";
+import { actionParameter, LooseVersion, patchAction } from "../../schemas/actions.ts";
 import {
-  actionParameter,
-  Editor,
-  LooseVersion,
-  PickJobLineItemPartialStockLocationForUpdate,
-  PickLineItemStatus,
-  patchAction,
-  pickLineItemProperties,
+  closed,
+  DateTime,
+  LocaleString,
+  OneOf,
+  opt,
+  RequestVersion,
   StringEnum,
-} from "../pickjobs/schemas.ts";
+} from "../../schemas/common.ts";
+import { PickLineItemStatus } from "../../schemas/picking.ts";
+import { Editor } from "../../schemas/user.ts";
+import { PickJobLineItemPartialStockLocationForUpdate, pickLineItemProperties } from "../pickjobs/schemas.ts";
 
-export const PICK_RUN_TYPES = ["multiOrderPick", "multiOrder", "batchPick", "batch"] as const;
 export const PickRunType = StringEnum(PICK_RUN_TYPES, {
   title: "PickRunType",
   default: "batchPick",
   description: "Deprecated: batchPick, use batch instead Deprecated: multiOrderPick, use multiOrder instead",
 });
-export const PICK_RUN_STATUSES = ["OPEN", "IN_PROGRESS", "CLOSED", "PAUSED", "CANCELED", "OBSOLETE"] as const;
 export const PickRunStatus = StringEnum(PICK_RUN_STATUSES, {
   title: "PickRunStatus",
   description: "The state of the PickRun",

@@ -3,7 +3,7 @@
  * dead letters (ours) and the supported events.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { EVENT_KINDS, PLATFORM_KIND_ALIASES } from "@fop/kit/event-kinds";
+import { EVENT_KINDS, PLATFORM_KIND_ALIASES } from "@fop/contracts/event-kinds";
 import { callOptions } from "@fop/kit/rpc/client";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";

@@ -4,16 +4,10 @@
  * credentials type); the rest is the secret the use case stores sealed and never returns.
  * Pure functions; no I/O.
  */
+import { CARRIER_DELIVERY_TYPES, CARRIER_LIFECYCLES, CARRIER_STATUSES } from "@fop/contracts/carriers";
 import { invalid } from "@fop/kit/errors";
 import { requireCurrentVersion } from "@fop/kit/validation";
-import {
-  CARRIER_STATUSES,
-  type Carrier,
-  type ChangeContext,
-  DELIVERY_TYPES,
-  type JsonObject,
-  LIFECYCLES,
-} from "./types.ts";
+import type { Carrier, ChangeContext, JsonObject } from "./types.ts";
 
 /** The keys the reference lists; several custom carriers are told apart as CUSTOM_<name>. */
 export const CARRIER_KEYS = [
@@ -97,8 +91,8 @@ function applyFields(carrier: Carrier, input: JsonObject, at = ""): void {
   }
   carrier.status = checkEnum(CARRIER_STATUSES, input.status, `${at}/status`) ?? carrier.status;
   carrier.deliveryType =
-    checkEnum(DELIVERY_TYPES, input.deliveryType, `${at}/deliveryType`) ?? carrier.deliveryType;
-  carrier.lifecycle = checkEnum(LIFECYCLES, input.lifecycle, `${at}/lifecycle`) ?? carrier.lifecycle;
+    checkEnum(CARRIER_DELIVERY_TYPES, input.deliveryType, `${at}/deliveryType`) ?? carrier.deliveryType;
+  carrier.lifecycle = checkEnum(CARRIER_LIFECYCLES, input.lifecycle, `${at}/lifecycle`) ?? carrier.lifecycle;
   for (const f of PARCEL_FIELDS) carrier[f] = checkParcelValue(input[f], `${at}/${f}`) ?? carrier[f];
   for (const [f, type] of Object.entries(OPTIONAL_TYPES)) {
     const value = input[f];

@@ -1,3 +1,4 @@
+import { WEEKDAYS } from "@fop/contracts/carriers";
 import { describe, expect, it } from "vitest";
 import {
   checkTimeZone,
@@ -16,7 +17,7 @@ import {
 // In November Berlin is UTC+1 and Auckland UTC+13.
 
 const WEEKEND: Weekday[] = ["SATURDAY", "SUNDAY"];
-const ALL_WEEK: Weekday[] = ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"];
+const ALL_WEEK: Weekday[] = [...WEEKDAYS];
 
 const CALENDARS: NonDeliveryDaysPerCountryAndProvince[] = [
   {

@@ -30,14 +30,20 @@
  *    `no-delivery-day`.
  * Days are stepped on calendar dates in UTC arithmetic, so daylight saving never shifts a date.
  */
+import {
+  type CalculationStrategy,
+  type NonDeliveryType,
+  WEEKDAYS,
+  type Weekday,
+} from "@fop/contracts/carriers";
 
-export type Weekday = "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+export type { Weekday };
 
 export interface NonDeliveryDays {
   /** "YYYY-MM-DD"; a date-time such as "2020-02-03T00:00:00.000Z" counts by its first 10 chars. */
   nonDeliveryDay: string;
   /** SINGLE (the default): that date only; RECURRING: that month and day in every year. */
-  nonDeliveryType?: "SINGLE" | "RECURRING";
+  nonDeliveryType?: NonDeliveryType;
 }
 
 export interface NonDeliveryDaysPerProvince {
@@ -85,7 +91,7 @@ export interface EstimateInput {
   mappings: MappingForEstimate[];
   /** The carrier configuration's nonDeliveryDaysPerCountryAndProvince. */
   nonDeliveryDays: NonDeliveryDaysPerCountryAndProvince[];
-  strategy: "EARLIEST" | "LATEST";
+  strategy: CalculationStrategy;
 }
 
 /** Dates are local calendar dates "YYYY-MM-DD"; transit days are the whole days used. */
@@ -117,16 +123,8 @@ export const MAX_SEARCH_DAYS = 731;
 type Day = number;
 
 const MS_PER_DAY = 86_400_000;
-/** Indexed by Date#getUTCDay(). */
-const WEEKDAYS: readonly Weekday[] = [
-  "SUNDAY",
-  "MONDAY",
-  "TUESDAY",
-  "WEDNESDAY",
-  "THURSDAY",
-  "FRIDAY",
-  "SATURDAY",
-];
+/** The weekdays indexed by Date#getUTCDay(): Sunday first (the contracts list Monday first). */
+const BY_UTC_DAY: readonly Weekday[] = [WEEKDAYS[6], ...WEEKDAYS.slice(0, 6)];
 
 const norm = (s: string): string => s.trim().toUpperCase();
 
@@ -146,7 +144,7 @@ function parseDay(text: string): Day | undefined {
 
 const isoDate = (day: Day): string => new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
 const monthAndDay = (day: Day): string => isoDate(day).slice(5);
-const weekdayOf = (day: Day): Weekday => WEEKDAYS[new Date(day * MS_PER_DAY).getUTCDay()]!;
+const weekdayOf = (day: Day): Weekday => BY_UTC_DAY[new Date(day * MS_PER_DAY).getUTCDay()]!;
 
 /** True when `tz` is a time zone Intl knows (an IANA name such as "Europe/Berlin", or "UTC"). */
 export function checkTimeZone(tz: string): boolean {

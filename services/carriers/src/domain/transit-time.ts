@@ -3,15 +3,10 @@
  * (the version that body names is not checked: there is nothing to be stale against); later PUTs
  * name the current version. Pure functions.
  */
+import { CALCULATION_STRATEGIES, type CalculationStrategy } from "@fop/contracts/carriers";
 import { invalid } from "@fop/kit/errors";
 import { requireCurrentVersion } from "@fop/kit/validation";
-import {
-  CALCULATION_STRATEGIES,
-  type CalculationStrategy,
-  type ChangeContext,
-  type JsonObject,
-  type TransitTimeConfiguration,
-} from "./types.ts";
+import type { ChangeContext, JsonObject, TransitTimeConfiguration } from "./types.ts";
 
 function strategyOf(body: JsonObject): CalculationStrategy {
   const s = body.calculationStrategy;

@@ -2,14 +2,15 @@
  * The carriers service's read models, shaped as the reference schemas (Carrier, StrippedCarrier,
  * CarrierConfiguration, CarrierCountryServiceMapping, TransitTimeConfiguration).
  */
+import type {
+  CalculationStrategy,
+  CarrierDeliveryType,
+  CarrierLifecycle,
+  CarrierStatus,
+} from "@fop/contracts/carriers";
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
-
-export const CARRIER_STATUSES = ["ACTIVE", "INACTIVE"] as const;
-export const DELIVERY_TYPES = ["SAMEDAY", "DELIVERY"] as const;
-export const LIFECYCLES = ["GA", "BETA", "ALPHA"] as const;
-export const CALCULATION_STRATEGIES = ["EARLIEST", "LATEST"] as const;
-export type CalculationStrategy = (typeof CALCULATION_STRATEGIES)[number];
 
 /** A carrier as clients read it: `credentials` only ever as `{key}` (their type), never a secret. */
 export interface Carrier {
@@ -19,9 +20,9 @@ export interface Carrier {
   lastModified: string;
   key: string;
   name: string;
-  status: (typeof CARRIER_STATUSES)[number];
-  deliveryType: (typeof DELIVERY_TYPES)[number];
-  lifecycle: (typeof LIFECYCLES)[number];
+  status: CarrierStatus;
+  deliveryType: CarrierDeliveryType;
+  lifecycle: CarrierLifecycle;
   defaultParcelHeightInCm: number;
   defaultParcelLengthInCm: number;
   defaultParcelWidthInCm: number;

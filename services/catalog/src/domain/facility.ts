@@ -3,16 +3,18 @@
  * modifying one.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
+import {
+  FACILITY_STATUSES,
+  FACILITY_TYPES,
+  type FacilityStatus,
+  type FacilityType,
+  type LocationType,
+} from "@fop/contracts/facilities";
 import { invalid, versionConflict } from "@fop/kit/errors";
 import { checkCustomAttributes, checkVersion } from "@fop/kit/validation";
 import { withResolvedTimeZone } from "./time-zone.ts";
 
-export const FACILITY_TYPES = ["MANAGED_FACILITY", "SUPPLIER"] as const;
-export const FACILITY_STATUSES = ["ONLINE", "SUSPENDED", "OFFLINE"] as const;
-export const LOCATION_TYPES = ["STORE", "WAREHOUSE", "EXTERNAL"] as const;
-export type FacilityType = (typeof FACILITY_TYPES)[number];
-export type FacilityStatus = (typeof FACILITY_STATUSES)[number];
-export type LocationType = (typeof LOCATION_TYPES)[number];
+export type { FacilityStatus, FacilityType, LocationType } from "@fop/contracts/facilities";
 
 /** Address as the REST API shows it (companyName, street, houseNumber, postalCode, city, country, ...). */
 export type FacilityAddress = JsonObject;

@@ -2,16 +2,21 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
+import type {
+  LoadUnitStatus,
+  OperativeContainerTypeStatus,
+  ScannableIdentifierSearchType,
+} from "@fop/contracts/loadunits";
+import type { RecordingRule } from "@fop/contracts/picking";
 import type { Localized } from "./locale.ts";
 
-export const LOAD_UNIT_STATUSES = ["AVAILABLE", "OBSOLETE"] as const;
-export type LoadUnitStatus = (typeof LOAD_UNIT_STATUSES)[number];
+export { LOAD_UNIT_STATUSES, type LoadUnitStatus } from "@fop/contracts/loadunits";
 
 export interface RecordableAttribute {
   id: string;
   keyLocalized: Localized;
   key?: string;
-  recordingRule: "OPTIONAL" | "MANDATORY";
+  recordingRule: RecordingRule;
   group?: string | null;
   value?: string | null;
   originId?: string | null;
@@ -77,8 +82,8 @@ export interface ContainerType {
   // operative container types only
   allowedOperativeTypes?: string[];
   customAttributes?: JsonObject;
-  scannableIdentifiers?: { identifiers: string[]; searchType?: "PREFIX" | "SUFFIX" | "CONTAINS" }[];
-  status?: "ACTIVE" | "INACTIVE";
+  scannableIdentifiers?: { identifiers: string[]; searchType?: ScannableIdentifierSearchType }[];
+  status?: OperativeContainerTypeStatus;
 }
 
 /** What a change needs from outside the entity: the clock and new ids. */

@@ -1,4 +1,4 @@
-import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/kit/event-kinds";
+import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/contracts/event-kinds";
 import { describe, expect, it } from "vitest";
 import {
   applyAction,

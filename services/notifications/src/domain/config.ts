@@ -5,9 +5,12 @@
  * they name; ADD_CHANNEL / UPDATE_CHANNEL change one channel, DELETE removes one, each versioned.
  * Channels get ids here (PUT replaces them all, so they get new ones). Pure functions.
  */
+
+import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/contracts/event-kinds";
+import { SUPPORTED_LOCALES } from "@fop/contracts/locales";
+import { CHANNEL_TYPES, type ChannelType } from "@fop/contracts/notifications";
 import { invalid, notFound } from "@fop/kit/errors";
-import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/kit/event-kinds";
-import { checkList, requireCurrentVersion, SUPPORTED_LOCALES } from "@fop/kit/validation";
+import { checkList, requireCurrentVersion } from "@fop/kit/validation";
 import type { ChangeContext, JsonObject } from "./types.ts";
 
 export const CONFIG_LIMITS = {
@@ -26,7 +29,7 @@ export interface EmailReceiver {
 
 export interface Channel {
   id: string;
-  type: "EMAIL" | "CLIENT";
+  type: ChannelType;
   enabled: boolean;
   events: string[];
   receiver?: EmailReceiver[];
@@ -96,9 +99,10 @@ function checkReceivers(list: unknown, field: string): EmailReceiver[] {
 export function parseChannel(value: unknown, field: string, id: string): Channel {
   if (!isObject(value))
     throw invalid("CHANNEL_REQUIRED", `${field.slice(1)} must be a channel object.`, field);
-  const type = value.type;
-  if (type !== "EMAIL" && type !== "CLIENT") {
-    throw invalid("INVALID_CHANNEL_TYPE", `${field.slice(1)}/type must be EMAIL or CLIENT.`, `${field}/type`);
+  const type = value.type as ChannelType;
+  if (!CHANNEL_TYPES.includes(type)) {
+    const one = CHANNEL_TYPES.join(" or ");
+    throw invalid("INVALID_CHANNEL_TYPE", `${field.slice(1)}/type must be ${one}.`, `${field}/type`);
   }
   if (typeof value.enabled !== "boolean") {
     throw invalid(

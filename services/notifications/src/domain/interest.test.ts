@@ -1,4 +1,4 @@
-import { PLATFORM_KIND_ALIASES } from "@fop/kit/event-kinds";
+import { PLATFORM_KIND_ALIASES } from "@fop/contracts/event-kinds";
 import { describe, expect, it } from "vitest";
 import { putConfig } from "./config.ts";
 import {

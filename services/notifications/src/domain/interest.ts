@@ -9,7 +9,7 @@
  * Per tenant, not per facility: a facility's channel makes its kinds wanted for the whole tenant
  * (dispatch then finds nothing for the other facilities' events), which costs a query, never an event.
  */
-import { eventTypesReaching } from "@fop/kit/event-kinds";
+import { eventTypesReaching } from "@fop/contracts/event-kinds";
 import type { Channel } from "./config.ts";
 
 /** A kind a tenant's webhook subscription names (one row per subscription, or per distinct kind). */

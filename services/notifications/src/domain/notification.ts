@@ -3,16 +3,18 @@
  * with a category and priority per event kind, the texts in every language we write and links to
  * the entities it is about. Pure functions.
  */
+import {
+  ENTITY_LINK_TYPES,
+  type NotificationCategory,
+  type PriorityLabel,
+} from "@fop/contracts/notifications";
 import { type EventFacts, renderLocalized } from "./templates.ts";
 import type { ChangeContext, JsonObject } from "./types.ts";
-
-export type Category = "ORDER" | "FACILITY" | "MISC";
-export type PriorityLabel = "LOW" | "MEDIUM" | "HIGH";
 
 /** Sequence per label (a higher one is more urgent), so priorities sort. */
 export const PRIORITY_SEQUENCE: Record<PriorityLabel, number> = { LOW: 1, MEDIUM: 2, HIGH: 3 };
 
-export const categoryOf = (event: string): Category =>
+export const categoryOf = (event: string): NotificationCategory =>
   event.startsWith("PICK_JOB_") ? "FACILITY" : /ORDER|ROUTING_PLAN|REROUTE/.test(event) ? "ORDER" : "MISC";
 
 const HIGH = new Set(["ROUTING_PLAN_NOT_ROUTABLE", "ORDER_FORCE_CANCELLED", "ORDER_CANCELLED_BY_EXPIRY"]);
@@ -22,7 +24,7 @@ export const priorityOf = (event: string): PriorityLabel =>
   HIGH.has(event) ? "HIGH" : MEDIUM.has(event) ? "MEDIUM" : "LOW";
 
 /** The entity types the reference's EntityLink knows. */
-const LINKABLE = new Set(["ORDER", "FACILITY", "ROUTING_PLAN", "PROCESS", "PICK_JOB"]);
+const LINKABLE: ReadonlySet<string> = new Set(ENTITY_LINK_TYPES);
 
 export interface EventSubject extends EventFacts {
   id: string;

@@ -5,8 +5,9 @@
  * Webhooks, `whsec_` + 24 random bytes) shown once, in the creation's answer. The callback URL is
  * stored normalised (as the delivery parses it). Pure functions.
  */
+
+import { isSubscribableEvent } from "@fop/contracts/event-kinds";
 import { invalid } from "@fop/kit/errors";
-import { isSubscribableEvent } from "@fop/kit/event-kinds";
 import { checkList } from "@fop/kit/validation";
 import type { ChangeContext, JsonObject } from "./types.ts";
 

@@ -6,9 +6,10 @@
  * An event the interest index says the tenant does not want never gets here: the consumer's
  * `accepts` acknowledges it from its subject and tenant header, before decoding it.
  */
+
+import { NOTIFICATION_CHANNEL_EVENTS, subscribedKindsOf } from "@fop/contracts/event-kinds";
 import type { Db } from "@fop/kit/db/sql";
 import { whenCommitted } from "@fop/kit/db/sql";
-import { NOTIFICATION_CHANNEL_EVENTS, subscribedKindsOf } from "@fop/kit/event-kinds";
 import { fromTimestamp } from "@fop/kit/rpc/proto";
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import {

@@ -1,4 +1,9 @@
 /** POST /api/notifications/search: the tenant's stored notifications, keyset-paged. */
+import {
+  NOTIFICATION_CATEGORIES,
+  NOTIFICATION_STATUSES,
+  PRIORITY_LABELS,
+} from "@fop/contracts/notifications";
 import type { RequestContext } from "@fop/kit/context";
 import { runSearch, type SearchPage, type SearchParams, type SearchResource } from "@fop/kit/search/keyset";
 import { SCHEMA } from "../db/orm.ts";
@@ -13,7 +18,7 @@ export const notificationSearch: SearchResource = {
     category: {
       kind: "enum",
       column: "t.category",
-      values: ["ORDER", "FACILITY", "MISC"],
+      values: NOTIFICATION_CATEGORIES,
       ops: ["eq", "notEq", "in"],
     },
     created: { kind: "date", column: "t.created" },
@@ -24,13 +29,13 @@ export const notificationSearch: SearchResource = {
         label: {
           kind: "enum",
           column: "t.priority_label",
-          values: ["LOW", "MEDIUM", "HIGH"],
+          values: PRIORITY_LABELS,
           ops: ["eq", "notEq", "in"],
         },
         sequence: { kind: "number", column: "t.priority_sequence" },
       },
     },
-    status: { kind: "enum", column: "t.status", values: ["OPEN", "FINISHED"], ops: ["eq", "notEq", "in"] },
+    status: { kind: "enum", column: "t.status", values: NOTIFICATION_STATUSES, ops: ["eq", "notEq", "in"] },
   },
   sorts: {
     created: { expr: "t.created", type: "timestamptz", nullable: false },

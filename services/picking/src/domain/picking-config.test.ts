@@ -1,3 +1,4 @@
+import { LOAD_UNIT_ASSIGNMENT_TYPES } from "@fop/contracts/picking";
 import { describe, expect, it } from "vitest";
 import { applyPickJobAction } from "./lifecycle.ts";
 import { applyPickJobPatch, patchPickingMoments } from "./patch.ts";
@@ -6,7 +7,6 @@ import {
   DEFAULT_PICKING_RULES,
   defaultPickingConfiguration,
   isKnownShortPickReason,
-  LOAD_UNIT_ASSIGNMENT_TYPES,
   needsLoadUnitAnswer,
   type PickingConfiguration,
   patchPickingConfiguration,

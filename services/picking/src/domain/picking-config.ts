@@ -28,6 +28,12 @@
  *   START (the jobs it starts from OPEN) and FINISH (all its jobs); its jobs follow only this one.
  * Every other sub-configuration is stored and returned only (the README says why).
  */
+import {
+  LOAD_UNIT_ASSIGNMENT_TYPES,
+  type LoadUnitAssignmentType,
+  SCANNING_TYPES,
+  type ScanningType,
+} from "@fop/contracts/picking";
 import { precondition } from "@fop/kit/errors";
 import { requireCurrentVersion } from "@fop/kit/validation";
 import { PICKING_LIMITS } from "./limits.ts";
@@ -146,10 +152,6 @@ export interface PickingRules {
   readonly loadUnitAssignment: Readonly<{ pickJob: LoadUnitAssignmentType; pickRun: LoadUnitAssignmentType }>;
 }
 
-/** The reference's LoadUnitAssignmentType. */
-export const LOAD_UNIT_ASSIGNMENT_TYPES = ["INACTIVE", "AT_START", "AT_END", "DURING_PICKING"] as const;
-export type LoadUnitAssignmentType = (typeof LOAD_UNIT_ASSIGNMENT_TYPES)[number];
-
 const assignmentType = (v: unknown): LoadUnitAssignmentType =>
   (LOAD_UNIT_ASSIGNMENT_TYPES as readonly unknown[]).includes(v) ? (v as LoadUnitAssignmentType) : "INACTIVE";
 
@@ -165,10 +167,6 @@ export function requiresLoadUnit(type: LoadUnitAssignmentType, moment: PickingMo
   if (type === "AT_START") return moment === "START";
   return (type === "AT_END" || type === "DURING_PICKING") && moment === "END";
 }
-
-/** The reference's PickingScanningConfigurationEnum. */
-export const SCANNING_TYPES = ["MUST_SCAN_FIRST", "MUST_SCAN_EACH", "SCAN_NOT_REQUIRED"] as const;
-export type ScanningType = (typeof SCANNING_TYPES)[number];
 
 const scanningType = (sub: JsonObject | undefined): ScanningType =>
   (SCANNING_TYPES as readonly unknown[]).includes(sub?.scanningType)

@@ -4,48 +4,37 @@
  * client reads. Nested shapes the domain never interprets (articles, addresses, stickers, ...) stay
  * `JsonObject`s; everything the rules look at is typed.
  */
+import type {
+  DeliveryChannel,
+  OperativeTransferType,
+  PickingMethod,
+  PickJobStatus,
+  PickJobSubStatus,
+  PickLineItemStatus,
+  PickRunStatus,
+  PickRunType,
+  RecordingRule,
+} from "@fop/contracts/picking";
 import type { PickingRules } from "./picking-config.ts";
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-export const PICK_JOB_STATUSES = [
-  "OPEN",
-  "IN_PROGRESS",
-  "PICKED",
-  "CLOSED",
-  "ABORTED",
-  "PAUSED",
-  "CANCELED",
-  "OBSOLETE",
-  "WAITING_FOR_INPUT",
-  "EXPIRED",
-  "REROUTED",
-  "REJECTED",
-  "RESTOWED",
-] as const;
-export type PickJobStatus = (typeof PICK_JOB_STATUSES)[number];
-
-export const PICK_JOB_SUB_STATUSES = [
-  "SHORT_PICKED",
-  "ZERO_PICKED",
-  "WAITING_FOR_RELEASE_TIME",
-  "ORDER_MODIFIED",
-  "PROCESS_REROUTE",
-  "MANUAL_REROUTE",
-  "SHORT_PICK_REROUTE",
-  "TIME_TRIGGERED",
-  "STOCK_ZEROED",
-  "PICK_JOB_ABORTED",
-  "RECALCULATION",
-] as const;
-export type PickJobSubStatus = (typeof PICK_JOB_SUB_STATUSES)[number];
-
-export const PICK_LINE_ITEM_STATUSES = ["OPEN", "IN_PROGRESS", "CLOSED"] as const;
-export type PickLineItemStatus = (typeof PICK_LINE_ITEM_STATUSES)[number];
-
-export const PICKING_METHODS = ["SINGLE_ORDER", "MULTI_ORDER", "BATCH_PICKING", "BATCH"] as const;
-export type PickingMethod = (typeof PICKING_METHODS)[number];
+// The enumerations are the contracts' (one statement for the gateway and this service).
+export {
+  PICK_JOB_STATUSES,
+  PICK_JOB_SUB_STATUSES,
+  PICK_LINE_ITEM_STATUSES,
+  PICK_RUN_STATUSES,
+  PICK_RUN_TYPES,
+  PICKING_METHODS,
+  type PickingMethod,
+  type PickJobStatus,
+  type PickJobSubStatus,
+  type PickLineItemStatus,
+  type PickRunStatus,
+  type PickRunType,
+} from "@fop/contracts/picking";
 
 export interface User {
   userId?: string;
@@ -89,7 +78,7 @@ export interface SubstituteLineItem {
 export interface RecordableAttribute {
   id: string;
   keyLocalized: Record<string, string>;
-  recordingRule: "OPTIONAL" | "MANDATORY";
+  recordingRule: RecordingRule;
   group?: string | null;
   value?: string | null;
   key?: string;
@@ -138,7 +127,7 @@ export interface PickJob {
   statusReason?: string;
   pickLineItems: PickLineItem[];
   expectedPickLineItems?: JsonObject[];
-  deliveryinformation: JsonObject & { channel: "COLLECT" | "SHIPPING"; targetTime?: string };
+  deliveryinformation: JsonObject & { channel: DeliveryChannel; targetTime?: string };
   workflowInformation: JsonObject & { isAvailable: boolean };
   documentsRef: string;
   documentHandling?: { sendLabel: { enabled: boolean } };
@@ -156,7 +145,7 @@ export interface PickJob {
   preferredPickingMethods?: PickingMethod[];
   pickingTimes?: { startLatestAt?: string };
   paymentInformation?: { currency?: string };
-  transfers?: { id: string; type: "SUPPLIER" | "RECEIVER" }[];
+  transfers?: { id: string; type: OperativeTransferType }[];
   pickingZones?: { zoneRef: string }[];
   stickers?: JsonObject[];
   tags?: JsonObject[];
@@ -193,17 +182,11 @@ export type PickJobEventType =
   | "PICK_JOB_RESET"
   | "PICK_JOB_UPDATED";
 
-export const PICK_RUN_STATUSES = ["OPEN", "IN_PROGRESS", "CLOSED", "PAUSED", "CANCELED", "OBSOLETE"] as const;
-export type PickRunStatus = (typeof PICK_RUN_STATUSES)[number];
-
 /**
- * The reference's PickRunType. `batchPick` and `multiOrderPick` are deprecated names of `batch` and
- * `multiOrder`: accepted and kept as sent (a client reads back the value it wrote), built as their
- * replacements (`pickRunKind`).
+ * How a run builds its lines: one line per article (batch) or one per job line (multiOrder). The
+ * deprecated PickRunTypes `batchPick` and `multiOrderPick` are accepted and kept as sent (a client
+ * reads back the value it wrote), built as their replacements (`pickRunKind`).
  */
-export const PICK_RUN_TYPES = ["multiOrderPick", "multiOrder", "batchPick", "batch"] as const;
-export type PickRunType = (typeof PICK_RUN_TYPES)[number];
-/** How a run builds its lines: one line per article (batch) or one per job line (multiOrder). */
 export type PickRunKind = "multiOrder" | "batch";
 
 /** Where a pick run line's quantity comes from: one pick job line. */

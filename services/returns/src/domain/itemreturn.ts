@@ -13,9 +13,9 @@ import {
   type ItemReturnStatus,
   isClosedLine,
   itemReturnTransition,
-  LINE_STATUSES,
-  type LineStatus,
   lineTransition,
+  RETURNED_LINE_ITEM_STATUSES,
+  type ReturnedLineItemStatus,
 } from "./states.ts";
 import type { ChangeContext, JsonObject } from "./types.ts";
 
@@ -39,7 +39,7 @@ export interface ReturnLineItem {
   id: string;
   itemReturnJobLineItemRefs: string[];
   tenantArticleId: string;
-  status: LineStatus;
+  status: ReturnedLineItemStatus;
   [field: string]: unknown;
 }
 
@@ -110,7 +110,7 @@ function returnLine(
       typeof input.tenantArticleId === "string" && input.tenantArticleId
         ? input.tenantArticleId
         : String(jobLine.article.tenantArticleId),
-    status: checkStatus(LINE_STATUSES, input.status, `${field}/status`),
+    status: checkStatus(RETURNED_LINE_ITEM_STATUSES, input.status, `${field}/status`),
   };
   for (const f of OPTIONAL_LINE_FIELDS) if (input[f] !== undefined && input[f] !== null) line[f] = input[f];
   if (input.itemConditionComment !== undefined) line.itemConditionComment = input.itemConditionComment;
@@ -280,7 +280,10 @@ export function patchReturnLine(
     throw notFound(kind === "returned" ? "returned line item" : "returned not returnable line item", lineId);
   const line = { ...(lines[j] as ReturnLineItem) };
   if (body.status !== undefined) {
-    line.status = lineTransition(line.status, checkStatus(LINE_STATUSES, body.status, "/status"));
+    line.status = lineTransition(
+      line.status,
+      checkStatus(RETURNED_LINE_ITEM_STATUSES, body.status, "/status"),
+    );
   }
   if (body.decisionReason !== undefined)
     line.decisionReason = reasonOf(body.decisionReason, "/decisionReason");

@@ -6,7 +6,7 @@
  */
 import { invalid } from "@fop/kit/errors";
 import { checkList, requireCurrentVersion } from "@fop/kit/validation";
-import { JOB_STATUSES, type JobStatus, jobTransition } from "./states.ts";
+import { ITEM_RETURN_JOB_STATUSES, type ItemReturnJobStatus, jobTransition } from "./states.ts";
 import type { ChangeContext, JsonObject } from "./types.ts";
 
 /** The spec's limits on a job. */
@@ -35,7 +35,7 @@ export interface ItemReturnJob {
   lastModified: string;
   processRef: string;
   shortId: string;
-  status: JobStatus;
+  status: ItemReturnJobStatus;
   anonymized: boolean;
   originFacilityRefs: string[];
   consumerAddresses: JsonObject[];
@@ -103,8 +103,12 @@ const lineItems = (list: unknown, returnable: boolean, c: ChangeContext, field: 
 /** POST /api/itemreturnjobs: the job as the body describes it (its status included), version 1. */
 export function createJob(input: JsonObject, c: JobContext): ItemReturnJob {
   const status = input.status;
-  if (typeof status !== "string" || !(JOB_STATUSES as readonly string[]).includes(status)) {
-    throw invalid("INVALID_STATUS", `status must be one of ${JOB_STATUSES.join(", ")}.`, "/status");
+  if (typeof status !== "string" || !(ITEM_RETURN_JOB_STATUSES as readonly string[]).includes(status)) {
+    throw invalid(
+      "INVALID_STATUS",
+      `status must be one of ${ITEM_RETURN_JOB_STATUSES.join(", ")}.`,
+      "/status",
+    );
   }
   const refs =
     checkList(input.originFacilityRefs, JOB_LIMITS.originFacilityRefs, "/originFacilityRefs") ?? [];
@@ -119,7 +123,7 @@ export function createJob(input: JsonObject, c: JobContext): ItemReturnJob {
     lastModified: at,
     processRef: typeof input.processRef === "string" && input.processRef ? input.processRef : c.newId(),
     shortId: typeof input.shortId === "string" && input.shortId ? input.shortId : c.shortId(),
-    status: status as JobStatus,
+    status: status as ItemReturnJobStatus,
     anonymized: false,
     originFacilityRefs: [...new Set(refs as string[])],
     consumerAddresses: addresses as JsonObject[],

@@ -4,16 +4,16 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  ITEM_RETURN_JOB_STATUSES,
   ITEM_RETURN_STATUSES,
+  type ItemReturnJobStatus,
   type ItemReturnStatus,
   isClosedLine,
   itemReturnTransition,
-  JOB_STATUSES,
-  type JobStatus,
   jobTransition,
-  LINE_STATUSES,
-  type LineStatus,
   lineTransition,
+  RETURNED_LINE_ITEM_STATUSES,
+  type ReturnedLineItemStatus,
 } from "./states.ts";
 
 const outcome = (f: () => string) => {
@@ -27,14 +27,14 @@ const outcome = (f: () => string) => {
 
 describe("item return job", () => {
   const ACTIONS = ["StartItemReturnJob", "FinishItemReturnJob", "RestartItemReturnJob"];
-  const EXPECTED: Record<JobStatus, string[]> = {
+  const EXPECTED: Record<ItemReturnJobStatus, string[]> = {
     //            Start          Finish      Restart
     OPEN: ["IN_PROGRESS", "FINISHED", "-"],
     IN_PROGRESS: ["-", "FINISHED", "-"],
     FINISHED: ["-", "-", "IN_PROGRESS"],
     CANCELED: ["-", "-", "-"],
   };
-  it.each(JOB_STATUSES)("from %s", (status) => {
+  it.each(ITEM_RETURN_JOB_STATUSES)("from %s", (status) => {
     expect(ACTIONS.map((a) => outcome(() => jobTransition(status, a)))).toEqual(EXPECTED[status]);
   });
   it("names what is possible, or that the status is final; unknown actions are refused", () => {
@@ -85,19 +85,21 @@ describe("item return", () => {
 });
 
 describe("line item", () => {
-  const EXPECTED: Record<LineStatus, LineStatus[]> = {
-    OPEN: [...LINE_STATUSES],
-    IN_PROGRESS: [...LINE_STATUSES],
-    WAITING_FOR_INPUT: [...LINE_STATUSES],
+  const EXPECTED: Record<ReturnedLineItemStatus, ReturnedLineItemStatus[]> = {
+    OPEN: [...RETURNED_LINE_ITEM_STATUSES],
+    IN_PROGRESS: [...RETURNED_LINE_ITEM_STATUSES],
+    WAITING_FOR_INPUT: [...RETURNED_LINE_ITEM_STATUSES],
     REJECTED: ["REJECTED"],
     ACCEPTED: ["ACCEPTED"],
     CANCELED: ["CANCELED"],
   };
-  it.each(LINE_STATUSES)("from %s", (from) => {
-    const reachable = LINE_STATUSES.filter((to) => outcome(() => lineTransition(from, to)) !== "-");
+  it.each(RETURNED_LINE_ITEM_STATUSES)("from %s", (from) => {
+    const reachable = RETURNED_LINE_ITEM_STATUSES.filter(
+      (to) => outcome(() => lineTransition(from, to)) !== "-",
+    );
     expect(reachable).toEqual(EXPECTED[from]);
   });
   it("ACCEPTED, REJECTED and CANCELED are the closed ones", () => {
-    expect(LINE_STATUSES.filter(isClosedLine)).toEqual(["REJECTED", "ACCEPTED", "CANCELED"]);
+    expect(RETURNED_LINE_ITEM_STATUSES.filter(isClosedLine)).toEqual(["REJECTED", "ACCEPTED", "CANCELED"]);
   });
 });

@@ -23,35 +23,22 @@
  *   closed statuses ACCEPTED, REJECTED, CANCELED are final (a refund is decided on them).
  *   Setting the status a line has already changes nothing.
  */
+import type { ItemReturnJobStatus, ItemReturnStatus, ReturnedLineItemStatus } from "@fop/contracts/returns";
 import { precondition } from "@fop/kit/errors";
 
-export const JOB_STATUSES = ["OPEN", "IN_PROGRESS", "FINISHED", "CANCELED"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+// The statuses are the contracts' (one statement for the gateway and this service).
+export {
+  ITEM_RETURN_JOB_STATUSES,
+  ITEM_RETURN_STATUSES,
+  type ItemReturnJobStatus,
+  type ItemReturnStatus,
+  RETURNED_LINE_ITEM_STATUSES,
+  type ReturnedLineItemStatus,
+} from "@fop/contracts/returns";
 
-export const ITEM_RETURN_STATUSES = [
-  "ANNOUNCED",
-  "OPEN",
-  "IN_PROGRESS",
-  "PAUSED",
-  "FINISHED",
-  "WAITING_FOR_INPUT",
-  "CANCELED",
-  "OBSOLETE",
-] as const;
-export type ItemReturnStatus = (typeof ITEM_RETURN_STATUSES)[number];
-
-export const LINE_STATUSES = [
-  "OPEN",
-  "IN_PROGRESS",
-  "WAITING_FOR_INPUT",
-  "REJECTED",
-  "ACCEPTED",
-  "CANCELED",
-] as const;
-export type LineStatus = (typeof LINE_STATUSES)[number];
 /** A line in one of these is decided: the refund rule (REFUND_TRIGGERED) waits for every line to be. */
-export const CLOSED_LINE_STATUSES: readonly LineStatus[] = ["ACCEPTED", "REJECTED", "CANCELED"];
-const OPEN_LINE_STATUSES: readonly LineStatus[] = ["OPEN", "IN_PROGRESS", "WAITING_FOR_INPUT"];
+export const CLOSED_LINE_STATUSES: readonly ReturnedLineItemStatus[] = ["ACCEPTED", "REJECTED", "CANCELED"];
+const OPEN_LINE_STATUSES: readonly ReturnedLineItemStatus[] = ["OPEN", "IN_PROGRESS", "WAITING_FOR_INPUT"];
 
 type Table<S extends string> = Record<string, { from: readonly S[]; to: S }>;
 
@@ -59,7 +46,7 @@ export const JOB_TRANSITIONS = {
   StartItemReturnJob: { from: ["OPEN"], to: "IN_PROGRESS" },
   FinishItemReturnJob: { from: ["OPEN", "IN_PROGRESS"], to: "FINISHED" },
   RestartItemReturnJob: { from: ["FINISHED"], to: "IN_PROGRESS" },
-} as const satisfies Table<JobStatus>;
+} as const satisfies Table<ItemReturnJobStatus>;
 
 const ACTIVE_ITEM_RETURN: readonly ItemReturnStatus[] = [
   "OPEN",
@@ -97,7 +84,7 @@ function apply<S extends string>(entity: string, table: Table<S>, status: S, act
 }
 
 /** The job's status after `action`, or 422 INVALID_TRANSITION. */
-export const jobTransition = (status: JobStatus, action: string): JobStatus =>
+export const jobTransition = (status: ItemReturnJobStatus, action: string): ItemReturnJobStatus =>
   apply("item return job", JOB_TRANSITIONS, status, action);
 
 /** The item return's status after `action`, or 422 INVALID_TRANSITION. */
@@ -105,12 +92,15 @@ export const itemReturnTransition = (status: ItemReturnStatus, action: string): 
   apply("item return", ITEM_RETURN_TRANSITIONS, status, action);
 
 /** Whether a line may go from `from` to `to` (the same status: always, as a no-op). */
-export function lineTransitionAllowed(from: LineStatus, to: LineStatus): boolean {
+export function lineTransitionAllowed(from: ReturnedLineItemStatus, to: ReturnedLineItemStatus): boolean {
   return from === to || OPEN_LINE_STATUSES.includes(from);
 }
 
 /** The line's new status, or 422 INVALID_TRANSITION naming what is possible. */
-export function lineTransition(from: LineStatus, to: LineStatus): LineStatus {
+export function lineTransition(
+  from: ReturnedLineItemStatus,
+  to: ReturnedLineItemStatus,
+): ReturnedLineItemStatus {
   if (lineTransitionAllowed(from, to)) return to;
   throw precondition(
     "INVALID_TRANSITION",
@@ -118,4 +108,5 @@ export function lineTransition(from: LineStatus, to: LineStatus): LineStatus {
   );
 }
 
-export const isClosedLine = (status: LineStatus): boolean => CLOSED_LINE_STATUSES.includes(status);
+export const isClosedLine = (status: ReturnedLineItemStatus): boolean =>
+  CLOSED_LINE_STATUSES.includes(status);

@@ -96,7 +96,7 @@ describe("SUBSCRIBABLE_EVENTS", () => {
  * are ever combined (CARRIER_ + "DELETED" would pass), only that a kind is not made up.
  */
 describe("each kind of ours is built in its producer's source", () => {
-  const servicesDir = path.resolve(import.meta.dirname, "../..");
+  const servicesDir = path.resolve(import.meta.dirname, "../../services");
   const sources = new Map<EventProducer, string>();
   const sourceOf = (producer: EventProducer): string => {
     let text = sources.get(producer);
