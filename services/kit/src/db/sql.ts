@@ -83,14 +83,31 @@ export function createSqlPool(
   url: string,
   opts: { max: number; applicationName?: string; timeoutMs?: number },
 ): SqlPool {
-  const pool = new pg.Pool({
+  const pool = createPgPool({
     connectionString: url,
     max: opts.max,
     application_name: opts.applicationName,
     idleTimeoutMillis: 30_000,
     ...(opts.timeoutMs ? { connectionTimeoutMillis: opts.timeoutMs, query_timeout: opts.timeoutMs } : {}),
   });
-  // An idle connection the server dropped (restart, failover) is replaced; say nothing louder.
-  pool.on("error", () => {});
   return { ...dbOf(pool), pool, end: () => pool.end() };
+}
+
+/**
+ * A node-postgres pool that survives the server ending its connections (a restart, a failover, an
+ * administrator's pg_terminate_backend). node-postgres emits a lost connection as an 'error' event
+ * on its client, and an 'error' event nobody listens to ends the process. The pool listens on idle
+ * clients only; a client that is checked out *between* two statements (a transaction waiting on
+ * NATS, as the outbox relay's does while it publishes) had no listener, and Postgres restarting
+ * under load took a service down with "Connection terminated unexpectedly". Here every client has
+ * one for its whole life: the error is already its next statement's failure (which the caller
+ * sees and translates), and the pool drops the client when it is released, since it is no longer
+ * queryable. Every pool of the kit is made here.
+ */
+export function createPgPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  // An idle connection the server dropped is replaced; say nothing louder.
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
+  return pool;
 }

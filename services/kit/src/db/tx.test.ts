@@ -6,6 +6,7 @@ import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { isAppError } from "../errors.ts";
 import { freePort } from "../infra.ts";
+import { createPgPool } from "./sql.ts";
 import { translateDbError } from "./tx.ts";
 
 const kindOf = (err: unknown) => {
@@ -62,5 +63,27 @@ describe("a database that cannot take the work is 'unavailable'", () => {
     expect(kindOf(Object.assign(new Error("bad"), { code: "22P02" }))).toMatchObject({ kind: "invalid" });
     expect(kindOf(Object.assign(new Error("syntax"), { code: "42601" }))).toBe("untranslated");
     expect(kindOf(new Error("something else"))).toBe("untranslated");
+  });
+});
+
+describe("a pool whose connection the server ends between two statements (createPgPool)", () => {
+  it("does not end the process: the client's next statement fails, the pool drops it, the next call works", async () => {
+    const pool = createPgPool({ connectionString: inject("adminUrl"), max: 1 });
+    const client = await pool.connect();
+    await client.query("begin");
+    const [{ pid }] = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows as [
+      { pid: number },
+    ];
+    // Checked out, between statements (as the outbox relay is while it publishes), the server ends it.
+    const killer = new pg.Client({ connectionString: inject("adminUrl") });
+    await killer.connect();
+    await killer.query("select pg_terminate_backend($1)", [pid]);
+    await killer.end();
+    await new Promise((r) => setTimeout(r, 300)); // the 'error' event arrives meanwhile
+    const next = await errorOf(() => client.query("select 1"));
+    expect(kindOf(next)).toEqual({ kind: "unavailable", code: "DATABASE_UNAVAILABLE" });
+    client.release();
+    expect((await pool.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
+    await pool.end();
   });
 });

@@ -12,9 +12,8 @@
  * write: NOTIFY serialises the committing transactions of the whole database on one lock and
  * signals every listening backend of the database (every service's relay), for each commit.
  */
-import pg from "pg";
 import type { RequestContext } from "../context.ts";
-import { type Db, dbOf, query, type Sql, whenCommitted } from "../db/sql.ts";
+import { createPgPool, type Db, dbOf, query, type Sql, whenCommitted } from "../db/sql.ts";
 import { translateDbError, type UniqueViolations } from "../db/tx.ts";
 import { checkDeadline, currentCall, DEADLINE_SETTING } from "../deadline.ts";
 import { newId } from "../ids.ts";
@@ -182,12 +181,11 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   const pollMs = opts.pollMs ?? 1000;
   const batchSize = opts.batchSize ?? 200;
   // Its commits do not wait for the WAL flush (see drainOnce), for every statement of its own.
-  const pool = new pg.Pool({
+  const pool = createPgPool({
     connectionString: opts.databaseUrl,
     max: 2,
     options: "-c synchronous_commit=off",
   });
-  pool.on("error", () => {}); // an idle connection lost: the pool replaces it
   const published = opts.metrics && counter(opts.metrics, METRICS.outboxPublished);
   const publishes = opts.metrics && counter(opts.metrics, METRICS.outboxPublishes);
   if (opts.metrics) {
@@ -272,6 +270,7 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
    */
   async function drainOnce(): Promise<number> {
     const client = await pool.connect();
+    let broken: Error | undefined;
     try {
       await client.query("begin");
       const rows = await query<Row>(dbOf(client), claim);
@@ -285,10 +284,12 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
       }
       return rows.length;
     } catch (err) {
-      await client.query("rollback").catch(() => {});
+      await client.query("rollback").catch((e: Error) => {
+        broken = e; // the connection is unusable: the pool drops it
+      });
       throw err;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 
