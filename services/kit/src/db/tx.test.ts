@@ -1,13 +1,14 @@
 /**
  * translateDbError: a database that cannot be reached or is not taking work is the caller's 503
  * (`unavailable`, retry), as real pg errors show it; values and unique violations keep their meaning.
+ * A connection the server ends while a transaction holds it fails that transaction, not the process.
  */
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { isAppError } from "../errors.ts";
 import { freePort } from "../infra.ts";
-import { createPgPool } from "./sql.ts";
-import { translateDbError } from "./tx.ts";
+import { createSqlPool } from "./sql.ts";
+import { inTransaction, readSnapshot, translateDbError } from "./tx.ts";
 
 const kindOf = (err: unknown) => {
   const t = translateDbError(err);
@@ -66,24 +67,64 @@ describe("a database that cannot take the work is 'unavailable'", () => {
   });
 });
 
-describe("a pool whose connection the server ends between two statements (createPgPool)", () => {
-  it("does not end the process: the client's next statement fails, the pool drops it, the next call works", async () => {
-    const pool = createPgPool({ connectionString: inject("adminUrl"), max: 1 });
-    const client = await pool.connect();
-    await client.query("begin");
-    const [{ pid }] = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows as [
-      { pid: number },
-    ];
-    // Checked out, between statements (as the outbox relay is while it publishes), the server ends it.
-    const killer = new pg.Client({ connectionString: inject("adminUrl") });
-    await killer.connect();
-    await killer.query("select pg_terminate_backend($1)", [pid]);
-    await killer.end();
-    await new Promise((r) => setTimeout(r, 300)); // the 'error' event arrives meanwhile
-    const next = await errorOf(() => client.query("select 1"));
-    expect(kindOf(next)).toEqual({ kind: "unavailable", code: "DATABASE_UNAVAILABLE" });
-    client.release();
-    expect((await pool.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
-    await pool.end();
+/** Ends the backend `pid` as a Postgres shutdown does (57P01), and waits until it has gone. */
+async function terminate(pid: number): Promise<void> {
+  const admin = new pg.Client({ connectionString: inject("adminUrl") });
+  await admin.connect();
+  try {
+    await admin.query("select pg_terminate_backend($1)", [pid]);
+    for (let i = 0; i < 100; i++) {
+      const { rowCount } = await admin.query("select 1 from pg_stat_activity where pid = $1", [pid]);
+      if (!rowCount) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await admin.end();
+  }
+  // The client reads the server's goodbye and the closed socket.
+  await new Promise((r) => setTimeout(r, 300));
+}
+
+describe("a connection the server ends while a transaction holds it (a Postgres restart)", () => {
+  // Before: pg-pool listens for a client's errors only while it is idle, so the checked-out client's
+  // 'error' event had no listener and crashed the process (the chaos run's restart-postgres fault).
+  const backendPid = async (tx: { query<R>(sql: { text: string; params: unknown[] }): Promise<R[]> }) =>
+    (await tx.query<{ pid: number }>({ text: "select pg_backend_pid() as pid", params: [] }))[0]!.pid;
+
+  it("fails that transaction as 'unavailable', not the process; the pool goes on with a new connection", async () => {
+    const db = createSqlPool(inject("adminUrl"), { max: 1 });
+    try {
+      const err = await errorOf(() =>
+        inTransaction(db, async (tx) => {
+          // Between two statements (a handler awaiting something else): idle, but checked out.
+          await terminate(await backendPid(tx));
+          await tx.query({ text: "select 1", params: [] });
+        }),
+      );
+      expect(kindOf(err)).toEqual({ kind: "unavailable", code: "DATABASE_UNAVAILABLE" });
+      expect(await db.query({ text: "select 1 as ok", params: [] })).toEqual([{ ok: 1 }]);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it("the same for a snapshot's connection and for one checked out by hand", async () => {
+    const db = createSqlPool(inject("adminUrl"), { max: 1 });
+    try {
+      const err = await errorOf(() =>
+        readSnapshot(db, async (tx) => {
+          await terminate(await backendPid(tx));
+          await tx.query({ text: "select 1", params: [] });
+        }),
+      );
+      expect(kindOf(err)).toEqual({ kind: "unavailable", code: "DATABASE_UNAVAILABLE" });
+      const client = await db.pool.connect();
+      const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+      await terminate(rows[0]!.pid);
+      client.release();
+      expect(await db.query({ text: "select 1 as ok", params: [] })).toEqual([{ ok: 1 }]);
+    } finally {
+      await db.end();
+    }
   });
 });
