@@ -1,5 +1,5 @@
 /**
- * Faults under load (`npm run chaos`; CI runs the short version, test/system/chaos.test.ts): the
+ * Faults under load (`npm run chaos`; CI runs the short version after a short soak, test/cluster/topology.test.ts): the
  * production topology on this machine (cluster.ts: 2 replicas of every service and of the gateway,
  * a three-server NATS cluster, a Postgres of its own) under a steady mixed load (traffic.ts), and
  * in turn:

@@ -1,5 +1,5 @@
 /**
- * A soak (`npm run soak -- --minutes M`; CI runs 3 minutes, test/system/cluster-soak.test.ts): the
+ * A soak (`npm run soak -- --minutes M`; CI runs 3 minutes, test/cluster/topology.test.ts): the
  * production topology on this machine (cluster.ts) at a steady mixed load (traffic.ts), sampled
  * every `sampleSec`: each process's memory after a full GC (heap-probe.ts: its RSS, V8 heap used
  * and external memory) and event-loop lag (p99, from its /metrics), Postgres connections, the
