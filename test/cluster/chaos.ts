@@ -1,5 +1,6 @@
 /**
- * Faults under load (`npm run chaos`; CI runs the short version after a short soak, test/cluster/topology.test.ts): the
+ * Faults under load (`npm run chaos`; CI runs the short version after a short soak,
+ * test/cluster/topology.test.ts): the
  * production topology on this machine (cluster.ts: 2 replicas of every service and of the gateway,
  * a three-server NATS cluster, a Postgres of its own) under a steady mixed load (traffic.ts), and
  * in turn:
@@ -10,8 +11,9 @@
  *  4. SIGSTOP the picking service (every replica) past the gateway's RPC deadline, then SIGCONT.
  * Per fault: requests sent and failed (by status: only 503/504 for requests
  * in flight are acceptable: never a 500, a dropped connection or no answer), acknowledged writes lost, audit records lost or doubled,
- * webhook deliveries lost, and the time until requests succeeded again. Processes are signalled by
- * the pid this run started them with, never by name.
+ * webhook deliveries lost, the time until requests succeeded again, and any process that exited
+ * (crashed) during the phase. Processes are signalled by the pid this run started them with, never
+ * by name.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { startWebhookReceiver } from "../support/webhook-receiver.ts";
@@ -157,6 +159,24 @@ async function inject(cluster: ChaosCluster, fault: FaultName, opts: ChaosOption
   }
 }
 
+/**
+ * The cluster's processes that are gone (signal 0 to the pids this run started them with): a crash
+ * the fault caused. Readiness alone only says "not ready", and the pids are the same as before.
+ */
+function exited(cluster: ChaosCluster): string[] {
+  return cluster
+    .processes()
+    .filter((p) => {
+      try {
+        process.kill(p.pid, 0);
+        return false;
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code === "ESRCH";
+      }
+    })
+    .map((p) => p.name);
+}
+
 /** The phase's recovery: from the fault until the last failed request of the phase was answered. */
 function recoverMs(outcomes: Outcome[], phase: Phase): number {
   let last = 0;
@@ -195,6 +215,8 @@ export async function runChaos(opts: ChaosOptions, given?: ChaosCluster): Promis
       const notes = await inject(cluster, fault, opts);
       log(`${fault}: healed; ${notes.join("; ")}`);
       await sleep(opts.afterMs);
+      const gone = exited(cluster);
+      if (gone.length) notes.push(`processes exited: ${gone.join(", ")}`);
       phases.push({ fault, from, faultAt, to: Date.now(), notes });
     }
     await traffic.stop();
@@ -242,7 +264,8 @@ export function violations(rows: FaultRow[]): string[] {
     if (bad.length) out.push(`${r.fault}: answered ${bad.join(", ")}`);
     for (const k of ["lostWrites", "auditLost", "auditDoubled", "webhooksLost"] as const)
       if (r[k] > 0) out.push(`${r.fault}: ${k} ${r[k]}`);
-    for (const n of r.notes) if (/NOT ready|processes restarted/.test(n)) out.push(`${r.fault}: ${n}`);
+    for (const n of r.notes)
+      if (/NOT ready|processes restarted|processes exited/.test(n)) out.push(`${r.fault}: ${n}`);
   }
   return out;
 }
