@@ -247,7 +247,8 @@ describe("migrating a pre-hierarchy durable (filter <prefix>.>) while events kee
           params: [NAME, id],
         });
       }
-      m.ack();
+      // Confirmed by the server: a plain ack may still be in flight when the count below is read.
+      await m.ackAck();
       acked++;
     }
     const held = await nats.jsm.consumers.info(STREAM, NAME);
