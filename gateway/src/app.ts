@@ -8,6 +8,7 @@ import type { Metrics } from "@fop/kit/metrics";
 import { type FastifyInstance, fastify, LogController } from "fastify";
 import type { Principal } from "./auth.ts";
 import { type GraphqlOptions, installGraphql } from "./graphql/plugin.ts";
+import { type AdmissionOptions, installAdmission } from "./plugins/admission.ts";
 import { installAuth } from "./plugins/auth.ts";
 import { installErrorHandling, sendError } from "./plugins/errors.ts";
 import { type CorsOptions, installHeaders } from "./plugins/headers.ts";
@@ -45,6 +46,8 @@ export interface GatewayDeps {
   /** Names of the services the gateway routes to and whether each answers. */
   checkServices: () => Promise<Record<string, boolean>>;
   rateLimit?: ClusterRateLimitOptions | undefined;
+  /** Load shedding (default: no bound). */
+  admission?: AdmissionOptions | undefined;
   publicUrl: string;
   cors?: CorsOptions | undefined;
   graphql?: GraphqlOptions | undefined;
@@ -96,6 +99,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<FastifyInstance> 
   installErrorHandling(app);
   installRequestChecks(app);
   installHeaders(app, deps.cors ?? { allowedOrigins: [] });
+  installAdmission(app, deps.admission ?? { maxInFlight: 0 }, { metrics: deps.metrics });
   installAuth(app, deps.verify, { ablated: ablated.has("auth") });
   if (deps.rateLimit) installRateLimit(app, deps.rateLimit, { logger: deps.logger, metrics: deps.metrics });
   installLifecycleHeaders(app);

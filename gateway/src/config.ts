@@ -58,6 +58,11 @@ export const gatewayConfig = {
     "nats://127.0.0.1:4222",
   ),
   RPC_TIMEOUT_MS: env.int("deadline of each service call", 10_000, 1),
+  MAX_IN_FLIGHT: env.int(
+    "API requests one gateway replica works on at once; one more is answered 503 SERVICE_OVERLOADED with Retry-After at once (load shedding); 0: no bound",
+    256,
+    0,
+  ),
   DRAIN_DELAY_MS: env.int(
     "after SIGTERM, how long the gateway keeps serving, unready and closing each response's connection, before it closes its listener (keep-alive clients move to other replicas)",
     1000,

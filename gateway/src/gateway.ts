@@ -117,6 +117,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
               : undefined,
         }
       : undefined,
+    admission: { maxInFlight: config.MAX_IN_FLIGHT },
     publicUrl: config.PUBLIC_URL ?? "",
     recordRouteStatuses: config.RECORD_ROUTE_STATUSES_FILE,
     cors: { allowedOrigins: parseAllowedOrigins(config.CORS_ALLOWED_ORIGINS) },

@@ -15,11 +15,12 @@
  * (crashed) during the phase. Processes are signalled by the pid this run started them with, never
  * by name.
  */
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startWebhookReceiver } from "../support/webhook-receiver.ts";
 import { type ChaosCluster, SERVICES, startCluster } from "./cluster.ts";
 import { Ledger } from "./ledger.ts";
-import { chaosTable, type FaultRow } from "./report.ts";
+import { chaosTable, type FaultRow, statusList } from "./report.ts";
 import { failures, type Outcome, tenantTraffic } from "./traffic.ts";
 
 export interface ChaosOptions {
@@ -187,6 +188,23 @@ function recoverMs(outcomes: Outcome[], phase: Phase): number {
   return last ? Math.max(0, last - phase.faultAt) : 0;
 }
 
+/**
+ * The requests of the phase that got no answer or a dropped connection, counted by kind and by the
+ * second (from the fault) they were sent in ("" when none): where to look when one shows up.
+ */
+function unanswered(outcomes: Outcome[], phase: Phase): string {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) {
+    if (o.at < phase.from || o.at >= phase.to || o.status > 0) continue;
+    const key = `${o.status === 0 ? "dropped" : "unanswered"} ${o.kind} at ${Math.floor((o.at - phase.faultAt) / 1000)} s`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  if (!counts.size) return "";
+  const list = [...counts].map(([k, n]) => `${k} x${n}`);
+  const shown = list.slice(0, 12).join(", ");
+  return `not answered (sent in the second from the fault): ${shown}${list.length > 12 ? `, and ${list.length - 12} more` : ""}`;
+}
+
 /** The cluster the chaos run needs (shared with the soak in CI: one boot for both). */
 export const chaosCluster = (opts: Pick<ChaosOptions, "rpcTimeoutMs" | "log">) =>
   startCluster({ replicas: 2, gatewayEnv: { RPC_TIMEOUT_MS: String(opts.rpcTimeoutMs) }, log: opts.log });
@@ -197,6 +215,7 @@ export async function runChaos(opts: ChaosOptions, given?: ChaosCluster): Promis
   const hooks = await startWebhookReceiver();
   const cluster = given ?? (await chaosCluster(opts));
   const ledger = new Ledger(cluster.sys.db.url, hooks, HOOK_PATH);
+  let progress: NodeJS.Timeout | undefined;
   try {
     const traffic = await tenantTraffic(cluster.sys, {
       tenant: TENANT,
@@ -206,6 +225,19 @@ export async function runChaos(opts: ChaosOptions, given?: ChaosCluster): Promis
       webhookUrl: hooks.url(HOOK_PATH),
     });
     traffic.start();
+    // Every 5 s: what the load got in those 5 s, so a run that goes wrong shows when.
+    let seen = 0;
+    const lag = monitorEventLoopDelay({ resolution: 20 });
+    lag.enable();
+    progress = setInterval(() => {
+      const recent = traffic.outcomes.slice(seen);
+      seen = traffic.outcomes.length;
+      const ok = recent.filter((o) => o.status >= 200 && o.status < 300).length;
+      log(
+        `load: ${recent.length} answered (${ok} 2xx; ${statusList(failures(recent))}), ${traffic.outstanding} outstanding; this process's event loop lag p99 ${(lag.percentile(99) / 1e6).toFixed(0)} ms`,
+      );
+      lag.reset();
+    }, 5_000);
     const phases: Phase[] = [];
     for (const fault of opts.faults ?? FAULTS) {
       const from = Date.now();
@@ -220,6 +252,7 @@ export async function runChaos(opts: ChaosOptions, given?: ChaosCluster): Promis
       phases.push({ fault, from, faultAt, to: Date.now(), notes });
     }
     await traffic.stop();
+    clearInterval(progress);
     log("load stopped; waiting for the event path to catch up");
     // Everything acknowledged, all phases together, settled once; then per phase as it stands.
     const ids = (kind: string, p?: Phase) =>
@@ -233,6 +266,8 @@ export async function runChaos(opts: ChaosOptions, given?: ChaosCluster): Promis
     });
     const rows: FaultRow[] = [];
     for (const p of phases) {
+      const stray = unanswered(traffic.outcomes, p);
+      if (stray) p.notes.push(stray);
       const counts = await ledger.count({
         tenant: TENANT,
         pickJobs: ids("create-pickjob", p),
@@ -249,6 +284,7 @@ export async function runChaos(opts: ChaosOptions, given?: ChaosCluster): Promis
     }
     return rows;
   } finally {
+    clearInterval(progress);
     await ledger.close().catch(() => {});
     if (!given) await cluster.close();
     await hooks.close();
@@ -272,7 +308,19 @@ export function violations(rows: FaultRow[]): string[] {
 
 if (import.meta.main) {
   const short = process.argv.includes("--short");
-  const opts: ChaosOptions = { ...(short ? SHORT : FULL), log: (m) => console.log(`[chaos] ${m}`) };
+  // --fault NAME (repeatable): only those faults, in the order given.
+  const faults = process.argv.flatMap((a, i) => (a === "--fault" ? [process.argv[i + 1] as FaultName] : []));
+  const unknown = faults.filter((f) => !FAULTS.includes(f));
+  if (unknown.length) throw new Error(`unknown fault ${unknown.join(", ")}: one of ${FAULTS.join(", ")}`);
+  // --rate N: requests per second instead of the preset's.
+  const rateArg = process.argv.indexOf("--rate");
+  const rate = rateArg > 0 ? Number(process.argv[rateArg + 1]) : undefined;
+  const opts: ChaosOptions = {
+    ...(short ? SHORT : FULL),
+    ...(rate ? { rate } : {}),
+    ...(faults.length ? { faults } : {}),
+    log: (m) => console.log(`[chaos] ${m}`),
+  };
   const rows = await runChaos(opts);
   console.log(`\n${chaosTable(rows)}\n`);
   for (const r of rows) for (const n of r.notes) console.log(`${r.fault}: ${n}`);

@@ -28,5 +28,7 @@ declare module "fastify" {
     urn?: readonly UrnParam[];
     /** false: no token needed (health, docs). */
     auth?: boolean;
+    /** true: the response stays open (an event stream); load shedding does not count it. */
+    stream?: boolean;
   }
 }

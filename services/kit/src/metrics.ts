@@ -79,6 +79,12 @@ export const METRICS = {
     "Requests the gateway's rate limit decided on this replica's own counts because it could not exchange them with the other gateway replicas over NATS (fail open: meanwhile a tenant's limit holds per replica, not for the cluster)",
     [],
   ),
+  /** The gateway's load shedding: API requests answered 503 at once because the replica had its bound in flight. */
+  gatewayShed: counterFamily(
+    "fop_gateway_shed_requests_total",
+    "API requests the gateway answered 503 SERVICE_OVERLOADED at once, without working on them, because this replica was working on MAX_IN_FLIGHT requests already (load shedding)",
+    [],
+  ),
   /** A service, per RPC (OpenTelemetry rpc.server.duration, in seconds). */
   rpcServerDuration: histogramFamily(
     "rpc_server_duration_seconds",

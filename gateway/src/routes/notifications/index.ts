@@ -192,7 +192,7 @@ export function notificationRoutes(app: FastifyInstance, { clients }: RouteDeps)
           ...errorResponses(401, 403),
         },
       },
-      config: { permissions: ["NOTIFICATION_READ"], lifecycle: "beta" },
+      config: { permissions: ["NOTIFICATION_READ"], lifecycle: "beta", stream: true },
     },
     async (req, reply) => streamNotifications(req, reply, clients.notificationsLive, streams),
   );
