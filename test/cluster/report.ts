@@ -3,6 +3,8 @@ import type { LedgerCounts } from "./ledger.ts";
 
 export interface FaultRow extends LedgerCounts {
   fault: string;
+  /** Requests per second of the load. */
+  rate: number;
   /** Requests sent during the fault's phase (before, during and after it). */
   sent: number;
   /** Requests of the phase not answered 2xx, by status (0: connection failed, -1: timed out). */
@@ -26,6 +28,7 @@ export function statusList(failed: Record<string, number>): string {
 export function chaosTable(rows: FaultRow[]): string {
   const head = [
     "fault",
+    "load/s",
     "sent",
     "failed",
     "statuses",
@@ -38,6 +41,7 @@ export function chaosTable(rows: FaultRow[]): string {
   ];
   const body = rows.map((r) => [
     r.fault,
+    String(r.rate),
     String(r.sent),
     String(Object.values(r.failed).reduce((a, b) => a + b, 0)),
     statusList(r.failed),
@@ -49,6 +53,6 @@ export function chaosTable(rows: FaultRow[]): string {
     `${(r.recoverMs / 1000).toFixed(1)} s`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i]!, i > 0 && i !== 3)).join("  ");
+  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i]!, i > 0 && i !== 4)).join("  ");
   return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }

@@ -64,18 +64,21 @@ export class Traffic {
   /**
    * Keep-alive connections, as a client's pool keeps them (node:http, which costs this process a
    * fraction of what fetch does: at 100 requests/s fetch alone took a fifth of its CPU, and a new
-   * connection for each request beyond the idle ones). Up to 512 at once: more than the gateways
-   * admit together (MAX_IN_FLIGHT 256 each), so under overload it is their 503, not this pool's
-   * queue, that answers the excess.
+   * connection for each request beyond the idle ones). Up to 2,048 at once: well beyond what the
+   * gateways admit together (MAX_IN_FLIGHT 256 each), so under overload it is their 503 that answers
+   * the excess at once, as it would for many clients. (At 512, exactly what two gateways admit, the
+   * excess queued in this pool instead, first in first out: once that queue was 15 s long every
+   * request timed out just as it got a connection, and none succeeded for minutes.)
    */
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 2048 });
 
   constructor(opts: TrafficOptions) {
     this.opts = { timeoutMs: 15_000, maxInFlight: 4096, ...opts };
   }
 
-  start(): void {
-    const interval = 1000 / this.opts.rate;
+  /** Starts the open-loop load at `rate` requests per second (default: the options'). */
+  start(rate = this.opts.rate): void {
+    const interval = 1000 / rate;
     let next = Date.now();
     const tick = () => {
       const now = Date.now();
@@ -105,19 +108,46 @@ export class Traffic {
     return list.length ? list[Math.floor(Math.random() * list.length)] : undefined;
   }
 
+  /**
+   * What the system carries of this mix here and now: `concurrency` clients, each sending its next
+   * request when its last was answered, for `ms`; 2xx answers per second. (The outcomes are recorded
+   * as the load's are: the writes it got acknowledged must survive too.)
+   */
+  async capacity(concurrency: number, ms: number): Promise<number> {
+    const until = Date.now() + ms;
+    let ok = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (Date.now() < until) {
+          const status = await this.request(this.nextKind(), Date.now());
+          if (status >= 200 && status < 300) ok++;
+        }
+      }),
+    );
+    return ok / (ms / 1000);
+  }
+
+  private nextKind(): Kind {
+    const kind = MIX[this.n++ % MIX.length]!;
+    if (kind === "get-pickjob" && !this.pickJobs.length) return "create-pickjob";
+    if (kind === "get-category" && !this.categories.length) return "create-category";
+    return kind;
+  }
+
   private send(at: number): void {
-    let kind = MIX[this.n++ % MIX.length]!;
-    if (kind === "get-pickjob" && !this.pickJobs.length) kind = "create-pickjob";
-    if (kind === "get-category" && !this.categories.length) kind = "create-category";
+    const kind = this.nextKind();
     if (this.inFlight.size >= this.opts.maxInFlight) {
       this.outcomes.push({ kind, at, ms: 0, status: -1 });
       return;
     }
-    const p = this.request(kind, at).finally(() => this.inFlight.delete(p));
+    const p: Promise<void> = this.request(kind, at)
+      .then(() => {})
+      .finally(() => this.inFlight.delete(p));
     this.inFlight.add(p);
   }
 
-  private async request(kind: Kind, at: number): Promise<void> {
+  /** Sends one request of `kind` (scheduled at `at`), records its outcome; its status. */
+  private async request(kind: Kind, at: number): Promise<number> {
     const { baseUrl, token, facilityId, timeoutMs } = this.opts;
     const seq = this.n;
     const [method, path, body] =
@@ -143,6 +173,7 @@ export class Traffic {
     const id = method === "POST" && status === 201 ? (JSON.parse(text) as { id: string }).id : undefined;
     this.outcomes.push({ kind, at, ms: Date.now() - at, status, ...(id ? { id } : {}) });
     if (id) (kind === "create-pickjob" ? this.pickJobs : this.categories).push(id);
+    return status;
   }
 }
 
