@@ -1,6 +1,19 @@
 /** Audit records: what one event becomes, and the retention rules. Pure. */
-import { timestampDate } from "@bufbuild/protobuf/wkt";
-import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
+
+/** What an audit record is made of: an event as the wire carries it, read into plain values. */
+export interface AuditedEvent {
+  id: string;
+  /** The event kind, e.g. CATEGORY_UPDATED. */
+  type: string;
+  entityRef: string;
+  entityType: string;
+  entityVersion: number;
+  entityCreated?: Date | undefined;
+  occurredAt?: Date | undefined;
+  actor?: { id: string; username: string } | undefined;
+  client?: { api: string; rawInfo: string } | undefined;
+  traceId: string;
+}
 
 export interface AuditRecord {
   id: string;
@@ -34,24 +47,17 @@ export interface RetentionPolicy {
 /** What anonymized personal data reads as. */
 export const ANONYMIZED = "ANONYMIZED";
 
-const date = (t: EventEnvelope["occurredAt"], fallback: Date) => (t ? timestampDate(t) : fallback);
-
-export function auditFromEvent(
-  e: EventEnvelope,
-  id: string,
-  now: Date,
-  policy: RetentionPolicy,
-): AuditRecord {
+export function auditFromEvent(e: AuditedEvent, id: string, now: Date, policy: RetentionPolicy): AuditRecord {
   const anonymizeAfter = Math.min(policy.anonymizeAfterMs, policy.retentionMs);
   return {
     id,
     eventId: e.id,
     entityRef: e.entityRef,
     entityType: e.entityType,
-    entityVersion: Number(e.entityVersion),
-    entityCreated: date(e.entityCreated, now),
+    entityVersion: e.entityVersion,
+    entityCreated: e.entityCreated ?? now,
     operationName: e.type,
-    operationStart: date(e.occurredAt, now),
+    operationStart: e.occurredAt ?? now,
     actorId: e.actor?.id ?? "",
     actorUsername: e.actor?.username ?? "",
     clientApi: e.client?.api ?? "",

@@ -1,4 +1,6 @@
 /** Audit use cases: record an event, list, search, and the retention sweep. */
+
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { RequestContext } from "@fop/kit/context";
 import { query, type Sql } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
@@ -8,7 +10,7 @@ import { runSearch, type SearchPage, type SearchParams, type SearchResource } fr
 import { SqlBuilder } from "@fop/kit/search/sql-builder";
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import { SCHEMA } from "../db/orm.ts";
-import { ANONYMIZED, type AuditRecord, auditFromEvent } from "../domain/audit.ts";
+import { ANONYMIZED, type AuditedEvent, type AuditRecord, auditFromEvent } from "../domain/audit.ts";
 import type { AuditDeps } from "./deps.ts";
 
 /** An audit_record row as node-postgres returns it (timestamptz as Date). */
@@ -117,10 +119,26 @@ export function checkEvent(event: EventEnvelope): void {
   }
 }
 
+/** The envelope's fields an audit record is made of, as plain values. */
+function audited(e: EventEnvelope): AuditedEvent {
+  return {
+    id: e.id,
+    type: e.type,
+    entityRef: e.entityRef,
+    entityType: e.entityType,
+    entityVersion: Number(e.entityVersion),
+    entityCreated: e.entityCreated && timestampDate(e.entityCreated),
+    occurredAt: e.occurredAt && timestampDate(e.occurredAt),
+    actor: e.actor,
+    client: e.client,
+    traceId: e.traceId,
+  };
+}
+
 /** The statement that records a batch of (checked) events (see INSERT_RECORDS). */
 export function recordEventsStatement(deps: AuditDeps, events: EventEnvelope[]): Sql {
   const rows = events.map((event) => {
-    const r = auditFromEvent(event, deps.newId(), deps.now(), deps.policy);
+    const r = auditFromEvent(audited(event), deps.newId(), deps.now(), deps.policy);
     const iso = (d: Date) => d.toISOString();
     return [
       event.tenant,

@@ -9,8 +9,9 @@ import type {
   CarrierStatus,
 } from "@fop/contracts/carriers";
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import type { Json, JsonObject } from "@fop/kit/json";
+
+export type { Json, JsonObject };
 
 /** A carrier as clients read it: `credentials` only ever as `{key}` (their type), never a secret. */
 export interface Carrier {

@@ -1,8 +1,9 @@
 /**
  * Categories: the rules of creating and replacing one. Pure: no database, no transport.
  */
-import type { JsonObject } from "@bufbuild/protobuf";
+
 import { versionConflict } from "@fop/kit/errors";
+import type { JsonObject } from "@fop/kit/json";
 import {
   checkCustomAttributes,
   checkLocaleString,

@@ -4,8 +4,9 @@
  * Pure: whether the facilities exist and how many groups each is in already is the use case's
  * question (under the facilities' row locks); here are the group's own limits and its version.
  */
-import type { JsonObject } from "@bufbuild/protobuf";
+
 import { invalid } from "@fop/kit/errors";
+import type { JsonObject } from "@fop/kit/json";
 import {
   checkCustomAttributes,
   checkList,

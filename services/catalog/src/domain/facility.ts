@@ -2,7 +2,7 @@
  * Facilities: the registry every other entity's facilityRef points into. Pure rules of creating and
  * modifying one.
  */
-import type { JsonObject } from "@bufbuild/protobuf";
+
 import {
   FACILITY_STATUSES,
   FACILITY_TYPES,
@@ -11,6 +11,7 @@ import {
   type LocationType,
 } from "@fop/contracts/facilities";
 import { invalid, versionConflict } from "@fop/kit/errors";
+import type { JsonObject } from "@fop/kit/json";
 import { checkCustomAttributes, checkVersion } from "@fop/kit/validation";
 import { withResolvedTimeZone } from "./time-zone.ts";
 

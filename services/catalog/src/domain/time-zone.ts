@@ -2,8 +2,9 @@
  * Resolves a facility address's time zone id into the platform's TimeZone shape (id, name, standard
  * offset without daylight saving, source), using the IANA database built into the runtime.
  */
-import type { JsonObject } from "@bufbuild/protobuf";
+
 import { invalid } from "@fop/kit/errors";
+import type { JsonObject } from "@fop/kit/json";
 
 function offsetSeconds(timeZone: string, at: Date): number {
   const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })

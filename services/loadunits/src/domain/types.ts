@@ -1,6 +1,7 @@
 /** The load unit service's read models, shaped as the reference schemas (LoadUnit, Stack, ...). */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import type { Json, JsonObject } from "@fop/kit/json";
+
+export type { Json, JsonObject };
 
 import type {
   LoadUnitStatus,

@@ -1,6 +1,7 @@
 /** The notifications service's read models, shaped as the reference schemas. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import type { Json, JsonObject } from "@fop/kit/json";
+
+export type { Json, JsonObject };
 
 /** What a change needs from outside: the clock and new ids. */
 export interface ChangeContext {

@@ -15,10 +15,8 @@ import type {
   PickRunType,
   RecordingRule,
 } from "@fop/contracts/picking";
+import type { JsonObject, Json as JsonValue } from "@fop/kit/json";
 import type { PickingRules } from "./picking-config.ts";
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
 
 // The enumerations are the contracts' (one statement for the gateway and this service).
 export {
@@ -35,6 +33,7 @@ export {
   type PickRunStatus,
   type PickRunType,
 } from "@fop/contracts/picking";
+export type { JsonObject, JsonValue };
 
 export interface User {
   userId?: string;

@@ -1,8 +1,9 @@
 /** The returns service's read models, shaped as the reference schemas. */
 import { invalid } from "@fop/kit/errors";
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import type { Json, JsonObject } from "@fop/kit/json";
+
+export type { Json, JsonObject };
 
 /** The action a reason can be attached to; each names one REST resource. */
 export const REASON_ACTIONS = ["CANCELATION", "REROUTE"] as const;
