@@ -8,6 +8,7 @@
  * `size` + `startAfterId`) page forward: `first`/`after`.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
+import type { Permission } from "@fop/contracts/permissions";
 import { AppError, invalid } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { LIST_PAGE, SEARCH_PAGE } from "@fop/kit/paging";
@@ -177,7 +178,7 @@ export interface SearchAnswer {
  * the REST search `payload`, `run` calling the owning service's search RPC.
  */
 export function searchRoot(
-  permission: string,
+  permission: Permission,
   payload: object,
   run: (c: GqlContext, search: ReturnType<typeof searchRequest>) => Promise<SearchAnswer>,
 ) {

@@ -3,6 +3,7 @@
  * resolution and the request's loaders. Loaders batch: every load of one relationship made while a
  * level of the query resolves becomes one RPC (DataLoader), and a parent asked twice is fetched once.
  */
+import type { Permission } from "@fop/contracts/permissions";
 import { callOptions } from "@fop/kit/rpc/client";
 import DataLoader from "dataloader";
 import type { FastifyRequest } from "fastify";
@@ -30,7 +31,7 @@ export function createContext(req: FastifyRequest, deps: GraphqlDeps): GqlContex
 export const rpc = (c: GqlContext) => callOptions(c.req.ctx);
 
 /** Throws the REST 403 (PERMISSION_DENIED) unless the caller holds every one of `perms`. */
-export function need(c: GqlContext, ...perms: string[]): void {
+export function need(c: GqlContext, ...perms: Permission[]): void {
   const held = c.req.ctx.principal.permissions;
   const missing = perms.filter((p) => !held.includes(p));
   if (missing.length > 0) throw permissionDenied(missing);

@@ -49,19 +49,23 @@ export function installGraphiql(app: FastifyInstance): void {
   app.get("/graphiql", { config: { auth: false } }, async (_req, reply) =>
     reply.type("text/html; charset=utf-8").header("content-security-policy", csp).send(PAGE),
   );
-  app.get("/graphiql/assets/:file", { config: { auth: false } }, async (req, reply) => {
-    const file = (req.params as { file: string }).file;
-    if (file === "start.js") return reply.type("text/javascript").send(START);
-    const asset = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
-    if (!asset) return reply.callNotFound();
-    let body = cache.get(file);
-    if (!body) {
-      // By the package's directory: the packages do not export their browser bundles.
-      body = readFileSync(
-        path.join(path.dirname(require.resolve(`${asset.module}/package.json`)), asset.file),
-      );
-      cache.set(file, body);
-    }
-    return reply.type(asset.type).header("cache-control", "public, max-age=86400").send(body);
-  });
+  app.get<{ Params: { file: string } }>(
+    "/graphiql/assets/:file",
+    { config: { auth: false } },
+    async (req, reply) => {
+      const file = req.params.file;
+      if (file === "start.js") return reply.type("text/javascript").send(START);
+      const asset = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
+      if (!asset) return reply.callNotFound();
+      let body = cache.get(file);
+      if (!body) {
+        // By the package's directory: the packages do not export their browser bundles.
+        body = readFileSync(
+          path.join(path.dirname(require.resolve(`${asset.module}/package.json`)), asset.file),
+        );
+        cache.set(file, body);
+      }
+      return reply.type(asset.type).header("cache-control", "public, max-age=86400").send(body);
+    },
+  );
 }

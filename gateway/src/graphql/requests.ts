@@ -132,8 +132,13 @@ export function checkLiterals(document: DocumentNode): void {
   }
 }
 
-function checkGet(req: FastifyRequest): void {
-  const q = req.query as { query?: unknown; variables?: unknown; operationName?: unknown };
+/** A GET /graphql querystring as fastify parses it (a value is a string or, repeated, an array). */
+interface GetQuery {
+  Querystring: { query?: unknown; variables?: unknown; operationName?: unknown };
+}
+
+function checkGet(req: FastifyRequest<GetQuery>): void {
+  const q = req.query;
   // An empty operationName names none (mercurius would look an operation "" up and fail).
   if (q.operationName === "") q.operationName = undefined;
   if (typeof q.variables === "string" && q.variables !== "") {
@@ -194,7 +199,7 @@ export function installRequestGuards(scope: FastifyInstance): void {
       });
     }
   });
-  scope.addHook("preHandler", async (req) => {
+  scope.addHook<GetQuery>("preHandler", async (req) => {
     if (req.routeOptions.url !== "/graphql") return;
     if (req.method === "GET") checkGet(req);
     else if (req.method === "POST") checkPost(req);

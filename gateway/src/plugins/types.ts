@@ -1,3 +1,4 @@
+import type { Permission } from "@fop/contracts/permissions";
 import type { RequestContext } from "@fop/kit/context";
 import type { ClientApp } from "../client-agent.ts";
 
@@ -19,7 +20,7 @@ declare module "fastify" {
   }
   interface FastifyContextConfig {
     /** Permissions the caller needs (all of them). */
-    permissions?: readonly string[];
+    permissions?: readonly Permission[];
     /** Lifecycle status shown in the OpenAPI document; deprecated routes send a Deprecation header. */
     lifecycle?: Lifecycle;
     /** For deprecated routes: the replacement, sent as Link: <...>; rel="successor-version". */

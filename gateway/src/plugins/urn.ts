@@ -61,10 +61,11 @@ export async function idOrUrn(
 }
 
 export function installUrnResolution(app: FastifyInstance, resolve: UrnResolver): void {
-  app.addHook("preHandler", async (req) => {
+  // The routes that list URN parameters declare them as strings in their params schema.
+  app.addHook<{ Params: Record<string, string> }>("preHandler", async (req) => {
     const urns = req.routeOptions.config.urn;
     if (!urns) return;
-    const params = req.params as Record<string, string>;
+    const params = req.params;
     for (const u of urns) {
       const raw = params[u.param];
       if (raw) params[u.param] = await idOrUrn(req.ctx, raw, u, u.param, resolve);

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { auditRoutes } from "./audits/index.ts";
 import { carrierRoutes } from "./carriers/index.ts";
 import { categoryRoutes } from "./categories/index.ts";
-import type { RouteDeps } from "./deps.ts";
+import type { RequestTypeProvider, RouteDeps } from "./deps.ts";
 import { facilityRoutes } from "./facilities/index.ts";
 import { facilityGroupRoutes } from "./facilitygroups/index.ts";
 import { handoverRoutes } from "./handover/index.ts";
@@ -16,7 +16,8 @@ import { pickRunRoutes } from "./pickruns/index.ts";
 import { reasonRoutes } from "./reasons/index.ts";
 import { subscriptionRoutes } from "./subscriptions/index.ts";
 
-export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
+export function registerRoutes(fastify: FastifyInstance, deps: RouteDeps): void {
+  const app = fastify.withTypeProvider<RequestTypeProvider>();
   categoryRoutes(app, deps);
   facilityGroupRoutes(app, deps);
   facilityRoutes(app, deps);

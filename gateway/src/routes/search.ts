@@ -8,7 +8,7 @@ import {
 
 export interface SearchBody {
   query: JsonObject;
-  sort?: Record<string, string | Record<string, string>>[];
+  sort?: Record<string, string | Record<string, string> | undefined>[];
   after?: string;
   before?: string;
   size?: number;
@@ -22,7 +22,8 @@ export function toSearchRequest(body: SearchBody): MessageInitShape<typeof Searc
   let sort: MessageInitShape<typeof SearchRequestSchema>["sort"];
   if (entry) {
     const [field, value] = Object.entries(entry)[0]!;
-    const [key, dir] = typeof value === "string" ? ["", value] : (Object.entries(value)[0] ?? ["", "ASC"]);
+    const [key, dir] =
+      typeof value === "string" ? ["", value] : (Object.entries(value ?? {})[0] ?? ["", "ASC"]);
     sort = { field, key, direction: dir === "DESC" ? SortDirection.DESC : SortDirection.ASC };
   }
   return {

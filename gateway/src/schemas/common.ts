@@ -203,7 +203,7 @@ export function SortEntry(title: string, fields: readonly string[], mapFields: r
 }
 
 /** A `<Entity>SearchPayload` (paging combinations are checked by the search runner). */
-export function SearchPayload(title: string, query: TSchema, sort: TSchema) {
+export function SearchPayload<Q extends TSchema, S extends TSchema>(title: string, query: Q, sort: S) {
   return Type.Object(
     {
       query,

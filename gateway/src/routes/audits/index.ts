@@ -1,15 +1,14 @@
 /** /api/audits: the audit log (deprecated list and the alpha search). */
 import { callOptions } from "@fop/kit/rpc/client";
-import type { FastifyInstance } from "fastify";
 import { errorResponses, listPage } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
-import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
+import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import { toAuditJson } from "./map.ts";
 import { AuditListQuery, AuditPaginatedResult, AuditSearchPayload, AuditsResult } from "./schemas.ts";
 
 const tags = ["Audits"];
 
-export function auditRoutes(app: FastifyInstance, { clients }: RouteDeps): void {
+export function auditRoutes(app: RouteApp, { clients }: RouteDeps): void {
   app.get(
     "/api/audits",
     {
@@ -22,13 +21,7 @@ export function auditRoutes(app: FastifyInstance, { clients }: RouteDeps): void 
       config: { permissions: ["AUDIT_READ"], lifecycle: "deprecated", replacement: "/api/audits/search" },
     },
     async (req) => {
-      const q = req.query as {
-        size?: number;
-        startAfterId?: string;
-        entityRef?: string;
-        entityType?: string;
-        trace?: string;
-      };
+      const q = req.query;
       const res = await clients.audit.listAudits(
         {
           page: listPage(q),
@@ -55,7 +48,7 @@ export function auditRoutes(app: FastifyInstance, { clients }: RouteDeps): void 
     },
     async (req) => {
       const res = await clients.audit.searchAudits(
-        { search: toSearchRequest(req.body as SearchBody) },
+        { search: toSearchRequest(req.body) },
         callOptions(req.ctx),
       );
       return {

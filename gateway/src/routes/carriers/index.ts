@@ -3,11 +3,9 @@
  * /api/configurations/transittime: the route table (schemas, permissions, lifecycle) and thin
  * handlers.
  */
-import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
-import type { FastifyInstance } from "fastify";
 import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import {
   Carrier,
@@ -30,7 +28,7 @@ const carrierTags = ["Carriers (Operations)"];
 const configTags = ["Carriers Configuration (Operations)"];
 const MAPPINGS = "/api/carriers/:carrierId/configuration/countryservicemappings";
 
-export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {
   const carriers = clients.carriers;
 
   app.get(
@@ -46,7 +44,7 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const q = req.query as { size?: number; startAfterId?: string };
+      const q = req.query;
       const res = await carriers.listCarriers({ page: listPage(q) }, callOptions(req.ctx));
       return sendDocumentPage(
         reply,
@@ -72,7 +70,7 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const res = await carriers.createCarrier({ body: req.body as JsonObject }, callOptions(req.ctx));
+      const res = await carriers.createCarrier({ body: req.body }, callOptions(req.ctx));
       reply.code(201).header("location", `${publicUrl}/api/carriers/${res.carrier?.id}`);
       return sendDocument(reply, res.carrier?.documentJson);
     },
@@ -91,7 +89,7 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { carrierId } = req.params as { carrierId: string };
+      const { carrierId } = req.params;
       const res = await carriers.getCarrier({ id: carrierId }, callOptions(req.ctx));
       return sendDocument(reply, res.carrier?.documentJson);
     },
@@ -113,11 +111,8 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { carrierId } = req.params as { carrierId: string };
-      const res = await carriers.patchCarrier(
-        { id: carrierId, body: req.body as JsonObject },
-        callOptions(req.ctx),
-      );
+      const { carrierId } = req.params;
+      const res = await carriers.patchCarrier({ id: carrierId, body: req.body }, callOptions(req.ctx));
       return sendDocument(reply, res.carrier?.documentJson);
     },
   );
@@ -137,7 +132,7 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { carrierId } = req.params as { carrierId: string };
+      const { carrierId } = req.params;
       const res = await carriers.getConfiguration({ carrierId }, callOptions(req.ctx));
       return sendDocument(reply, res.configuration?.documentJson);
     },
@@ -159,11 +154,8 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { carrierId } = req.params as { carrierId: string };
-      const res = await carriers.putConfiguration(
-        { carrierId, body: req.body as JsonObject },
-        callOptions(req.ctx),
-      );
+      const { carrierId } = req.params;
+      const res = await carriers.putConfiguration({ carrierId, body: req.body }, callOptions(req.ctx));
       return sendDocument(reply, res.configuration?.documentJson);
     },
   );
@@ -185,7 +177,7 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { carrierId } = req.params as { carrierId: string };
+      const { carrierId } = req.params;
       const res = await carriers.listCountryServiceMappings({ carrierId }, callOptions(req.ctx));
       return sendDocumentArray(
         reply,
@@ -210,9 +202,9 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { carrierId } = req.params as { carrierId: string };
+      const { carrierId } = req.params;
       const res = await carriers.createCountryServiceMapping(
-        { carrierId, body: req.body as JsonObject },
+        { carrierId, body: req.body },
         callOptions(req.ctx),
       );
       return sendDocument(reply.code(201), res.mapping?.documentJson);
@@ -232,7 +224,7 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const p = req.params as { carrierId: string; countryServiceMappingId: string };
+      const p = req.params;
       const res = await carriers.getCountryServiceMapping(
         { carrierId: p.carrierId, id: p.countryServiceMappingId },
         callOptions(req.ctx),
@@ -257,9 +249,9 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const p = req.params as { carrierId: string; countryServiceMappingId: string };
+      const p = req.params;
       const res = await carriers.updateCountryServiceMapping(
-        { carrierId: p.carrierId, id: p.countryServiceMappingId, body: req.body as JsonObject },
+        { carrierId: p.carrierId, id: p.countryServiceMappingId, body: req.body },
         callOptions(req.ctx),
       );
       return sendDocument(reply, res.mapping?.documentJson);
@@ -279,7 +271,7 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const p = req.params as { carrierId: string; countryServiceMappingId: string };
+      const p = req.params;
       await carriers.deleteCountryServiceMapping(
         { carrierId: p.carrierId, id: p.countryServiceMappingId },
         callOptions(req.ctx),
@@ -322,10 +314,7 @@ export function carrierRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["CARRIER_WRITE"], lifecycle: "beta" },
     },
     async (req, reply) => {
-      const res = await carriers.putTransitTimeConfiguration(
-        { body: req.body as JsonObject },
-        callOptions(req.ctx),
-      );
+      const res = await carriers.putTransitTimeConfiguration({ body: req.body }, callOptions(req.ctx));
       return sendDocument(reply, res.configuration?.documentJson);
     },
   );

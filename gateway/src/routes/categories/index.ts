@@ -2,11 +2,10 @@
 import { invalid } from "@fop/kit/errors";
 import { callOptions } from "@fop/kit/rpc/client";
 import { Type } from "@sinclair/typebox";
-import type { FastifyInstance } from "fastify";
 import { errorResponses, ListQuery, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
-import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import { toCreateCategoryRequest, toReplaceCategoryRequest } from "./map.ts";
 import {
   Category,
@@ -19,9 +18,7 @@ import {
 
 const tags = ["Categories"];
 const urn = [{ param: "categoryId", entity: "category", field: "tenantCategoryId" }] as const;
-type IdParams = { categoryId: string };
-
-export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+export function categoryRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {
   app.get(
     "/api/categories",
     {
@@ -35,7 +32,7 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["CATEGORY_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const q = req.query as { size?: number; startAfterId?: string };
+      const q = req.query;
       const res = await clients.catalog.listCategories({ page: listPage(q) }, callOptions(req.ctx));
       return sendDocumentArray(
         reply,
@@ -58,7 +55,7 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
     },
     async (req, reply) => {
       const res = await clients.catalog.createCategory(
-        toCreateCategoryRequest(req.body as CategoryForCreation),
+        toCreateCategoryRequest(req.body),
         callOptions(req.ctx),
       );
       reply.code(201).header("location", `${publicUrl}/api/categories/${res.category?.id}`);
@@ -80,7 +77,7 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
     },
     async (req, reply) => {
       const res = await clients.catalog.searchCategories(
-        { search: toSearchRequest(req.body as SearchBody) },
+        { search: toSearchRequest(req.body) },
         callOptions(req.ctx),
       );
       return sendDocumentPage(
@@ -105,7 +102,7 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["CATEGORY_READ"], lifecycle: "GA", urn },
     },
     async (req, reply) => {
-      const { categoryId } = req.params as IdParams;
+      const { categoryId } = req.params;
       const res = await clients.catalog.getCategory({ id: categoryId }, callOptions(req.ctx));
       return sendDocument(reply, res.category?.documentJson);
     },
@@ -125,8 +122,8 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["CATEGORY_WRITE"], lifecycle: "GA", urn },
     },
     async (req, reply) => {
-      const { categoryId } = req.params as IdParams;
-      const body = req.body as CategoryForUpdate;
+      const { categoryId } = req.params;
+      const body = req.body;
       if (body.id !== undefined && body.id !== categoryId) {
         throw invalid(
           "ID_MISMATCH",
@@ -156,8 +153,8 @@ export function categoryRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["CATEGORY_WRITE"], lifecycle: "GA", urn },
     },
     async (req, reply) => {
-      const { categoryId } = req.params as IdParams;
-      const { forceDeletion } = req.query as { forceDeletion?: boolean };
+      const { categoryId } = req.params;
+      const { forceDeletion } = req.query;
       const res = await clients.catalog.deleteCategory(
         { id: categoryId, forceDeletion: forceDeletion ?? false },
         callOptions(req.ctx),

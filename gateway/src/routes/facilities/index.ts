@@ -3,9 +3,8 @@ import { callOptions } from "@fop/kit/rpc/client";
 import { enumValue } from "@fop/kit/rpc/proto";
 import { FacilityStatusSchema, FacilityTypeSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { Type } from "@sinclair/typebox";
-import type { FastifyInstance } from "fastify";
 import { errorResponses, listPage } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
 import {
   toCreateFacilityRequest,
   toFacilityJson,
@@ -20,15 +19,12 @@ import {
   FacilityIdParams,
   FacilityListQuery,
   FacilityPatch,
-  type FacilityPatchBody,
   StrippedFacilities,
 } from "./schemas.ts";
 
 const tags = ["Facilities"];
 const urn = [{ param: "facilityId", entity: "facility", field: "tenantFacilityId" }] as const;
-type IdParams = { facilityId: string };
-
-export function facilityRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {
   app.get(
     "/api/facilities",
     {
@@ -41,14 +37,7 @@ export function facilityRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["FACILITY_READ"], lifecycle: "GA" },
     },
     async (req) => {
-      const q = req.query as {
-        size?: number;
-        startAfterId?: string;
-        status?: string[];
-        type?: string[];
-        tenantFacilityId?: string;
-        orderBy?: string;
-      };
+      const q = req.query;
       const res = await clients.catalog.listFacilities(
         {
           page: listPage(q),
@@ -76,7 +65,7 @@ export function facilityRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
     },
     async (req, reply) => {
       const res = await clients.catalog.createFacility(
-        toCreateFacilityRequest(req.body as FacilityForCreation),
+        toCreateFacilityRequest(req.body),
         callOptions(req.ctx),
       );
       const facility = toFacilityJson(res.facility)!;
@@ -96,7 +85,7 @@ export function facilityRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["FACILITY_READ"], lifecycle: "GA", urn },
     },
     async (req) => {
-      const { facilityId } = req.params as IdParams;
+      const { facilityId } = req.params;
       return toFacilityJson(
         (await clients.catalog.getFacility({ id: facilityId }, callOptions(req.ctx))).facility,
       );
@@ -118,9 +107,9 @@ export function facilityRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["FACILITY_WRITE"], lifecycle: "GA", urn },
     },
     async (req) => {
-      const { facilityId } = req.params as IdParams;
+      const { facilityId } = req.params;
       const res = await clients.catalog.modifyFacility(
-        toModifyFacilityRequest(facilityId, req.body as FacilityPatchBody),
+        toModifyFacilityRequest(facilityId, req.body),
         callOptions(req.ctx),
       );
       return toFacilityJson(res.facility);
@@ -142,9 +131,9 @@ export function facilityRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["FACILITY_WRITE"], lifecycle: "GA", urn },
     },
     async (req) => {
-      const { facilityId } = req.params as IdParams;
+      const { facilityId } = req.params;
       const res = await clients.catalog.replaceFacility(
-        toReplaceFacilityRequest(facilityId, req.body as FacilityForReplacement),
+        toReplaceFacilityRequest(facilityId, req.body),
         callOptions(req.ctx),
       );
       return toFacilityJson(res.facility);
@@ -164,8 +153,8 @@ export function facilityRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["FACILITY_WRITE"], lifecycle: "GA", urn },
     },
     async (req, reply) => {
-      const { facilityId } = req.params as IdParams;
-      const { forceDeletion } = req.query as { forceDeletion?: boolean };
+      const { facilityId } = req.params;
+      const { forceDeletion } = req.query;
       await clients.catalog.deleteFacility(
         { id: facilityId, forceDeletion: forceDeletion ?? false },
         callOptions(req.ctx),

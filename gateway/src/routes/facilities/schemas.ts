@@ -173,9 +173,7 @@ export const FacilityPatch = Type.Union([
   ManagedFacilityForModification,
   SupplierForModification,
 ]);
-export type FacilityPatchBody =
-  | Static<typeof ManagedFacilityForModification>
-  | Static<typeof FacilityPatchActions>;
+export type FacilityPatchBody = Static<typeof FacilityPatch>;
 
 /**
  * ManagedFacilityForReplacement (PUT): the whole facility on the version it names; what it leaves

@@ -1,11 +1,9 @@
 /** /api/facilitygroups: the route table (schemas, permissions, lifecycle) and thin handlers. */
-import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
-import type { FastifyInstance, FastifyRequest } from "fastify";
 import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentPage } from "../documents.ts";
-import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import {
   FacilityGroup,
   FacilityGroupActionsParameter,
@@ -20,11 +18,11 @@ import {
 
 const tags = ["Facility Groups"];
 const urn = [{ param: "facilityGroupId", entity: "facilitygroup", field: "tenantFacilityGroupId" }] as const;
-const idOf = (req: FastifyRequest) => (req.params as { facilityGroupId: string }).facilityGroupId;
+const idOf = (req: { params: { facilityGroupId: string } }) => req.params.facilityGroupId;
 const LIMITS =
   "A group holds at most 1000 facilities and a facility is in at most 20 groups (both configurable); one more is a 400.";
 
-export function facilityGroupRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {
   const catalog = clients.catalog;
 
   app.get(
@@ -41,7 +39,7 @@ export function facilityGroupRoutes(app: FastifyInstance, { clients, publicUrl }
       config: { permissions: ["FACILITY_GROUP_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const q = req.query as { size?: number; startAfterId?: string; tenantFacilityGroupId?: string };
+      const q = req.query;
       const res = await catalog.listFacilityGroups(
         {
           page: listPage(q),
@@ -72,7 +70,7 @@ export function facilityGroupRoutes(app: FastifyInstance, { clients, publicUrl }
       config: { permissions: ["FACILITY_GROUP_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const res = await catalog.createFacilityGroup({ body: req.body as JsonObject }, callOptions(req.ctx));
+      const res = await catalog.createFacilityGroup({ body: req.body }, callOptions(req.ctx));
       reply.code(201).header("location", `${publicUrl}/api/facilitygroups/${res.facilityGroup?.id}`);
       return sendDocument(reply, res.facilityGroup?.documentJson);
     },
@@ -92,7 +90,7 @@ export function facilityGroupRoutes(app: FastifyInstance, { clients, publicUrl }
     },
     async (req, reply) => {
       const res = await catalog.searchFacilityGroups(
-        { search: toSearchRequest(req.body as SearchBody) },
+        { search: toSearchRequest(req.body) },
         callOptions(req.ctx),
       );
       return sendDocumentPage(
@@ -137,10 +135,7 @@ export function facilityGroupRoutes(app: FastifyInstance, { clients, publicUrl }
       config: { permissions: ["FACILITY_GROUP_WRITE"], lifecycle: "GA", urn },
     },
     async (req, reply) => {
-      const res = await catalog.updateFacilityGroup(
-        { id: idOf(req), body: req.body as JsonObject },
-        callOptions(req.ctx),
-      );
+      const res = await catalog.updateFacilityGroup({ id: idOf(req), body: req.body }, callOptions(req.ctx));
       return sendDocument(reply, res.facilityGroup?.documentJson);
     },
   );
@@ -179,7 +174,7 @@ export function facilityGroupRoutes(app: FastifyInstance, { clients, publicUrl }
     },
     async (req, reply) => {
       const res = await catalog.facilityGroupAction(
-        { id: idOf(req), action: req.body as JsonObject },
+        { id: idOf(req), action: req.body },
         callOptions(req.ctx),
       );
       return sendDocument(reply, res.facilityGroup?.documentJson);

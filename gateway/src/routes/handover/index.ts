@@ -4,17 +4,15 @@
  * hold them (the reference only reads them). The reference names no permission: CONFIG_READ /
  * CONFIG_WRITE, as for the other configurations and reasons.
  */
-import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
-import type { FastifyInstance } from "fastify";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument } from "../documents.ts";
 import { AvailableRefusedReasons, HandoverConfiguration, HandoverConfigurationForUpsert } from "./schemas.ts";
 
 const tags = ["Handovers Configuration (Operations)"];
 
-export function handoverRoutes(app: FastifyInstance, { clients }: RouteDeps): void {
+export function handoverRoutes(app: RouteApp, { clients }: RouteDeps): void {
   const returns = clients.returns;
 
   app.get(
@@ -72,10 +70,7 @@ export function handoverRoutes(app: FastifyInstance, { clients }: RouteDeps): vo
       config: { permissions: ["CONFIG_WRITE"], lifecycle: "beta" },
     },
     async (req, reply) => {
-      const res = await returns.putHandoverConfiguration(
-        { body: req.body as JsonObject },
-        callOptions(req.ctx),
-      );
+      const res = await returns.putHandoverConfiguration({ body: req.body }, callOptions(req.ctx));
       return sendDocument(reply.code(res.created ? 201 : 200), res.configuration?.documentJson);
     },
   );

@@ -1,10 +1,8 @@
 /** /api/itemreturnjobs: the route table (schemas, permissions, lifecycle) and thin handlers. */
-import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
 import { ReturnLineItemKind } from "@fop/proto/fop/returns/v1/returns_pb.js";
-import type { FastifyInstance } from "fastify";
 import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import { Parcel, ParcelForCreation } from "./parcel-schemas.ts";
 import {
@@ -34,7 +32,7 @@ import {
 const tags = ["Returns (Operations)"];
 const list = (v: string[] | undefined) => v ?? [];
 
-export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): void {
+export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
   const returns = clients.returns;
 
   app.get(
@@ -52,17 +50,7 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["RETURN_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const q = req.query as {
-        size?: number;
-        startAfterId?: string;
-        facilityId?: string;
-        itemReturnJobScannableCodes?: string[];
-        itemReturnScannableCodes?: string[];
-        itemReturnJobStatus?: string[];
-        itemReturnStatus?: string[];
-        searchTerm?: string;
-        anonymized?: boolean;
-      };
+      const q = req.query;
       const res = await returns.listItemReturnJobs(
         {
           page: listPage(q),
@@ -101,7 +89,7 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["RETURN_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const res = await returns.createItemReturnJob({ body: req.body as JsonObject }, callOptions(req.ctx));
+      const res = await returns.createItemReturnJob({ body: req.body }, callOptions(req.ctx));
       return sendDocument(reply, res.itemReturnJob?.documentJson);
     },
   );
@@ -119,7 +107,7 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["RETURN_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { itemReturnJobId } = req.params as { itemReturnJobId: string };
+      const { itemReturnJobId } = req.params;
       const res = await returns.getItemReturnJob({ id: itemReturnJobId }, callOptions(req.ctx));
       return sendDocument(reply, res.itemReturnJob?.documentJson);
     },
@@ -141,9 +129,9 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["RETURN_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { itemReturnJobId } = req.params as { itemReturnJobId: string };
+      const { itemReturnJobId } = req.params;
       const res = await returns.itemReturnJobAction(
-        { id: itemReturnJobId, action: req.body as JsonObject },
+        { id: itemReturnJobId, action: req.body },
         callOptions(req.ctx),
       );
       return sendDocument(reply, res.itemReturnJob?.documentJson);
@@ -168,11 +156,8 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["RETURN_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { itemReturnJobId } = req.params as { itemReturnJobId: string };
-      const res = await returns.addItemReturn(
-        { itemReturnJobId, body: req.body as JsonObject },
-        callOptions(req.ctx),
-      );
+      const { itemReturnJobId } = req.params;
+      const res = await returns.addItemReturn({ itemReturnJobId, body: req.body }, callOptions(req.ctx));
       return sendDocument(reply, res.itemReturnJob?.documentJson);
     },
   );
@@ -190,7 +175,7 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["RETURN_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { itemReturnJobId } = req.params as { itemReturnJobId: string };
+      const { itemReturnJobId } = req.params;
       const res = await returns.listItemReturns({ itemReturnJobId }, callOptions(req.ctx));
       return sendDocumentArray(reply, res.itemReturnsJson);
     },
@@ -209,7 +194,7 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["RETURN_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const p = req.params as { itemReturnJobId: string; itemReturnId: string };
+      const p = req.params;
       const res = await returns.getItemReturn(
         { itemReturnJobId: p.itemReturnJobId, id: p.itemReturnId },
         callOptions(req.ctx),
@@ -234,9 +219,9 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["RETURN_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const p = req.params as { itemReturnJobId: string; itemReturnId: string };
+      const p = req.params;
       const res = await returns.itemReturnAction(
-        { itemReturnJobId: p.itemReturnJobId, id: p.itemReturnId, action: req.body as JsonObject },
+        { itemReturnJobId: p.itemReturnJobId, id: p.itemReturnId, action: req.body },
         callOptions(req.ctx),
       );
       return sendDocument(reply, res.itemReturnJob?.documentJson);
@@ -277,14 +262,14 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
         config: { permissions: ["RETURN_WRITE"], lifecycle: "GA" },
       },
       async (req, reply) => {
-        const p = req.params as Record<string, string>;
+        const p: Record<string, string> = req.params;
         const res = await returns.patchReturnLineItem(
           {
             itemReturnJobId: p.itemReturnJobId,
             itemReturnId: p.itemReturnId,
             kind,
             id: p[param],
-            body: req.body as JsonObject,
+            body: req.body,
           },
           callOptions(req.ctx),
         );
@@ -323,13 +308,13 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
         config: { permissions: ["RETURN_WRITE"], lifecycle: "GA" },
       },
       async (req, reply) => {
-        const p = req.params as { itemReturnJobId: string; itemReturnId: string };
+        const p = req.params;
         const res = await returns.replaceReturnLineItems(
           {
             itemReturnJobId: p.itemReturnJobId,
             itemReturnId: p.itemReturnId,
             kind,
-            body: req.body as JsonObject,
+            body: req.body,
           },
           callOptions(req.ctx),
         );
@@ -354,8 +339,8 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["RETURN_WRITE"], lifecycle: "deprecated" },
     },
     async (req, reply) => {
-      const p = req.params as { itemReturnJobId: string; itemReturnId: string };
-      const q = req.query as { itemReturnJobVersion: number };
+      const p = req.params;
+      const q = req.query;
       const res = await returns.deleteItemReturn(
         {
           itemReturnJobId: p.itemReturnJobId,
@@ -383,15 +368,7 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["RETURN_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const q = req.query as {
-        size?: number;
-        startAfterId?: string;
-        searchTerm?: string;
-        itemReturnStatus?: string[];
-        itemReturnLineItemStatus?: string[];
-        facilityRefs?: string[];
-        anonymized?: boolean;
-      };
+      const q = req.query;
       const res = await returns.findItemReturns(
         {
           page: listPage(q),
@@ -426,12 +403,9 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["RETURN_WRITE"], lifecycle: "beta" },
     },
     async (req, reply) => {
-      const { itemReturnJobId, itemReturnId } = req.params as {
-        itemReturnJobId: string;
-        itemReturnId: string;
-      };
+      const { itemReturnJobId, itemReturnId } = req.params;
       const res = await returns.createItemReturnParcel(
-        { itemReturnJobId, itemReturnId, body: req.body as JsonObject },
+        { itemReturnJobId, itemReturnId, body: req.body },
         callOptions(req.ctx),
       );
       return sendDocument(reply.code(201), res.parcel?.documentJson);
@@ -475,10 +449,7 @@ export function itemReturnRoutes(app: FastifyInstance, { clients }: RouteDeps): 
       config: { permissions: ["CONFIG_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const res = await returns.putReturnConfiguration(
-        { body: req.body as JsonObject },
-        callOptions(req.ctx),
-      );
+      const res = await returns.putReturnConfiguration({ body: req.body }, callOptions(req.ctx));
       return sendDocument(reply.code(res.created ? 201 : 200), res.configuration?.documentJson);
     },
   );

@@ -64,21 +64,19 @@ const ParcelPickUpInformation = nullable(
 
 const ParcelServices = nullable(
   Type.Object(
-    Object.fromEntries(
-      [
-        "additionalTransportInsurance",
-        "adultSignature",
-        "bulkyGoods",
-        "customerSignature",
-        "handoverToRecipientOnly",
-        "identityAgeCheck18",
-        "identityCheckCompany",
-        "identityCheckPrivate",
-        "noNeighborDelivery",
-        "saturdayDelivery",
-        "signature",
-      ].map((s) => [s, opt(Type.Boolean())]),
-    ),
+    {
+      additionalTransportInsurance: opt(Type.Boolean()),
+      adultSignature: opt(Type.Boolean()),
+      bulkyGoods: opt(Type.Boolean()),
+      customerSignature: opt(Type.Boolean()),
+      handoverToRecipientOnly: opt(Type.Boolean()),
+      identityAgeCheck18: opt(Type.Boolean()),
+      identityCheckCompany: opt(Type.Boolean()),
+      identityCheckPrivate: opt(Type.Boolean()),
+      noNeighborDelivery: opt(Type.Boolean()),
+      saturdayDelivery: opt(Type.Boolean()),
+      signature: opt(Type.Boolean()),
+    },
     { ...closed, title: "ParcelServices" },
   ),
 );

@@ -61,7 +61,7 @@ const ItemReturnJobLineItem = Type.Object(
   { title: "ItemReturnJobLineItem" },
 );
 
-const Lines = (item: TSchema, max: number) => Type.Array(item, { minItems: 0, maxItems: max });
+const Lines = <T extends TSchema>(item: T, max: number) => Type.Array(item, { minItems: 0, maxItems: max });
 
 export const ItemReturnJobForCreation = Type.Object(
   {

@@ -3,17 +3,16 @@
  * point at: the route table (schemas, permissions, lifecycle) and thin handlers.
  */
 
-import type { JsonObject } from "@bufbuild/protobuf";
 import { LOAD_UNIT_STATUSES } from "@fop/contracts/loadunits";
 import { AppError, invalid } from "@fop/kit/errors";
 import { LIST_PAGE } from "@fop/kit/paging";
 import { callOptions } from "@fop/kit/rpc/client";
 import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyReply } from "fastify";
 import { type AjvError, describeValidation } from "../../plugins/errors.ts";
 import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
 import { bodyValidator } from "../../validation.ts";
-import type { RouteDeps } from "../deps.ts";
+import { localeOf, type RouteApp, type RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import {
   BulkDeleteQuery,
@@ -95,7 +94,7 @@ export function patchBodyError(body: unknown): AppError {
 
 const docs = (list: { documentJson: Uint8Array }[]) => list.map((x) => x.documentJson);
 
-export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {
   const lu = clients.loadunits;
 
   app.get(
@@ -111,13 +110,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["LOADUNIT_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const q = req.query as {
-        size?: number;
-        startAfterId?: string;
-        pickJobRef?: string;
-        locale?: string;
-        statuses?: string[];
-      };
+      const q = req.query;
       const statuses = parseStatuses(q.statuses);
       const res = await lu.listLoadUnits(
         {
@@ -146,7 +139,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["LOADUNIT_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const body = req.body as { loadUnits: JsonObject[] };
+      const body = req.body;
       const res = await lu.createLoadUnits({ loadUnits: body.loadUnits }, callOptions(req.ctx));
       return sendDocumentArray(reply.code(201), docs(res.loadUnits));
     },
@@ -167,7 +160,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["LOADUNIT_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const q = req.query as { pickJobRef?: string; id?: string[] };
+      const q = req.query;
       const res = await lu.deleteLoadUnits(
         { pickJobRef: q.pickJobRef ?? "", ids: (q.id ?? []).flatMap((v) => v.split(",")).filter(Boolean) },
         callOptions(req.ctx),
@@ -190,8 +183,8 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["LOADUNIT_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { loadUnitId } = req.params as { loadUnitId: string };
-      const { locale } = req.query as { locale?: string };
+      const { loadUnitId } = req.params;
+      const { locale } = req.query;
       const res = await lu.getLoadUnit({ id: loadUnitId, locale: locale ?? "" }, callOptions(req.ctx));
       return sendDocument(reply, res.loadUnit?.documentJson);
     },
@@ -210,7 +203,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["LOADUNIT_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { loadUnitId } = req.params as { loadUnitId: string };
+      const { loadUnitId } = req.params;
       const res = await lu.deleteLoadUnit({ id: loadUnitId }, callOptions(req.ctx));
       return sendDocument(reply, res.loadUnit?.documentJson);
     },
@@ -238,11 +231,8 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
     async (req, reply) => {
       const failed = req.validationError;
       if (failed) throw failed.validationContext === "body" ? patchBodyError(req.body) : failed;
-      const { loadUnitId } = req.params as { loadUnitId: string };
-      const res = await lu.patchLoadUnit(
-        { id: loadUnitId, body: req.body as JsonObject },
-        callOptions(req.ctx),
-      );
+      const { loadUnitId } = req.params;
+      const res = await lu.patchLoadUnit({ id: loadUnitId, body: req.body }, callOptions(req.ctx));
       return sendDocument(reply, res.loadUnit?.documentJson);
     },
   );
@@ -261,11 +251,8 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["LOADUNIT_WRITE"], lifecycle: "beta" },
     },
     async (req, reply) => {
-      const { loadUnitId } = req.params as { loadUnitId: string };
-      const res = await lu.loadUnitAction(
-        { id: loadUnitId, action: req.body as JsonObject },
-        callOptions(req.ctx),
-      );
+      const { loadUnitId } = req.params;
+      const res = await lu.loadUnitAction({ id: loadUnitId, action: req.body }, callOptions(req.ctx));
       return sendDocument(reply, res.loadUnit?.documentJson);
     },
   );
@@ -283,7 +270,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["LOADUNIT_READ", "STACKS_READ"], lifecycle: "beta" },
     },
     async (req, reply) => {
-      const { loadUnitId } = req.params as { loadUnitId: string };
+      const { loadUnitId } = req.params;
       const res = await lu.getLoadUnitStack({ id: loadUnitId }, callOptions(req.ctx));
       return sendDocument(reply, res.stack?.documentJson);
     },
@@ -304,7 +291,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["STACKS_READ"], lifecycle: "beta" },
     },
     async (req, reply) => {
-      const q = req.query as { size?: number; startAfterId?: string; facilityRefs?: string[] };
+      const q = req.query;
       const res = await lu.listStacks(
         { page: listPage(q), facilityRefs: q.facilityRefs ?? [] },
         callOptions(req.ctx),
@@ -325,7 +312,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["STACKS_WRITE"], lifecycle: "beta" },
     },
     async (req, reply) => {
-      const res = await lu.createStack({ body: req.body as JsonObject }, callOptions(req.ctx));
+      const res = await lu.createStack({ body: req.body }, callOptions(req.ctx));
       reply.code(201).header("location", `${publicUrl}/api/stacks/${res.stack?.id}`);
       return sendDocument(reply, res.stack?.documentJson);
     },
@@ -343,7 +330,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["STACKS_READ"], lifecycle: "beta" },
     },
     async (req, reply) => {
-      const { stackId } = req.params as { stackId: string };
+      const { stackId } = req.params;
       return sendDocument(
         reply,
         (await lu.getStack({ id: stackId }, callOptions(req.ctx))).stack?.documentJson,
@@ -360,8 +347,8 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       params: OperativeContainerTypeIdParams,
       name: "operative container type",
       tags: ["Operative Container (Operations)"],
-      read: "CONFIG_READ",
-      write: "CONFIG_WRITE",
+      read: "CONFIG_READ" as const,
+      write: "CONFIG_WRITE" as const,
       lifecycle: { lifecycle: "GA" } as const,
       entity: OperativeContainerType,
       creation: OperativeContainerTypeForCreation,
@@ -380,8 +367,8 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       params: LoadUnitTypeIdParams,
       name: "load unit type",
       tags,
-      read: "LOADUNITTYPE_READ",
-      write: "LOADUNITTYPE_WRITE",
+      read: "LOADUNITTYPE_READ" as const,
+      write: "LOADUNITTYPE_WRITE" as const,
       lifecycle: { lifecycle: "deprecated", replacement: "/api/operativecontainertypes" } as const,
       entity: LoadUnitType,
       creation: LoadUnitTypeForCreation,
@@ -393,8 +380,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
     },
   ];
   for (const k of kinds) {
-    const id = (req: { params: unknown }) => (req.params as Record<string, string>)[k.param]!;
-    const locale = (req: { query: unknown }) => (req.query as { locale?: string }).locale ?? "";
+    const id = (req: { params: Record<string, string> }) => req.params[k.param]!;
     const localeQuery = k.kind === ContainerTypeKind.LOAD_UNIT_TYPE ? { querystring: LocaleQuery } : {};
     app.get(
       k.base,
@@ -409,13 +395,14 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
         config: { permissions: [k.read], ...k.lifecycle },
       },
       async (req, reply) => {
-        const q = req.query as {
+        // The kinds' list queries differ: load unit types take all of these, the others a part.
+        const q: {
           size?: number;
           startAfterId?: string;
           operativeType?: string;
           scannableIdentifier?: string;
           locale?: string;
-        };
+        } = req.query;
         const res = await lu.listContainerTypes(
           {
             kind: k.kind,
@@ -444,7 +431,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       },
       async (req, reply) => {
         const res = await lu.createContainerType(
-          { kind: k.kind, body: req.body as JsonObject, locale: locale(req) },
+          { kind: k.kind, body: req.body, locale: localeOf(req) },
           callOptions(req.ctx),
         );
         reply.code(201).header("location", `${publicUrl}${k.base}/${res.containerType?.id}`);
@@ -466,7 +453,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       },
       async (req, reply) => {
         const res = await lu.getContainerType(
-          { kind: k.kind, id: id(req), locale: locale(req) },
+          { kind: k.kind, id: id(req), locale: localeOf(req) },
           callOptions(req.ctx),
         );
         return sendDocument(reply, res.containerType?.documentJson);
@@ -488,7 +475,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       },
       async (req, reply) => {
         const res = await lu.updateContainerType(
-          { kind: k.kind, id: id(req), body: req.body as JsonObject, locale: locale(req) },
+          { kind: k.kind, id: id(req), body: req.body, locale: localeOf(req) },
           callOptions(req.ctx),
         );
         return sendDocument(reply, res.containerType?.documentJson);
@@ -509,14 +496,14 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
         config: { permissions: [k.write], ...k.lifecycle },
       },
       async (req, reply) => {
-        const file = req.body as { name: string; content: string };
+        const file = req.body;
         const res = await lu.putContainerTypeIcon(
           {
             kind: k.kind,
             id: id(req),
             fileName: file.name,
             contentBase64: file.content,
-            locale: locale(req),
+            locale: localeOf(req),
           },
           callOptions(req.ctx),
         );
@@ -544,7 +531,7 @@ export function loadUnitRoutes(app: FastifyInstance, { clients, publicUrl }: Rou
       config: { permissions: ["CONFIG_READ"], lifecycle: "beta" },
     },
     async (req, reply) => {
-      const { iconId } = req.params as { iconId: string };
+      const { iconId } = req.params;
       const res = await lu.getIcon({ id: iconId }, callOptions(req.ctx));
       return reply
         .type(res.mediaType)

@@ -2,13 +2,13 @@
  * The notification center: configuration (tenant and per facility), the notification search and
  * the live stream (Server-Sent Events, ours). Thin handlers over NotificationsService.
  */
-import type { JsonObject } from "@bufbuild/protobuf";
+import type { Permission } from "@fop/contracts/permissions";
 import { callOptions } from "@fop/kit/rpc/client";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentPage } from "../documents.ts";
-import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import {
   ChannelParams,
   DeleteChannelQuery,
@@ -23,11 +23,13 @@ import {
 
 const tags = ["Notification Center Configuration (Core)"];
 const urn = [{ param: "facilityRef", entity: "facility", field: "tenantFacilityId" }] as const;
-const facilityOf = (req: FastifyRequest) => (req.params as { facilityRef?: string }).facilityRef ?? "";
+/** The facility a facility-scoped route names; "" on the tenant's (their params have none). */
+const facilityOf = ({ params }: { params: unknown }) =>
+  params && typeof params === "object" && "facilityRef" in params ? String(params.facilityRef) : "";
 const LIMITS =
   "A configuration holds at most 100 channels; a channel at most 50 unique events (of the 10 kinds the spec names); an EMAIL channel at most 200 receivers, each address once.";
 
-export function notificationRoutes(app: FastifyInstance, { clients }: RouteDeps): void {
+export function notificationRoutes(app: RouteApp, { clients }: RouteDeps): void {
   const notifications = clients.notifications;
   // Open live streams end when the gateway closes (else close would wait on them until killed);
   // clients reconnect to another instance.
@@ -40,7 +42,7 @@ export function notificationRoutes(app: FastifyInstance, { clients }: RouteDeps)
   const configRoutes = (path: string, scope: "tenant" | "facility") => {
     const facility = scope === "facility";
     const params = facility ? { params: FacilityParams } : {};
-    const config = (permission: string) => ({
+    const config = (permission: Permission) => ({
       permissions: [permission],
       lifecycle: "beta" as const,
       ...(facility ? { urn } : {}),
@@ -89,7 +91,7 @@ export function notificationRoutes(app: FastifyInstance, { clients }: RouteDeps)
       },
       async (req, reply) => {
         const res = await notifications.putNotificationConfig(
-          { facilityRef: facilityOf(req), body: req.body as JsonObject },
+          { facilityRef: facilityOf(req), body: req.body },
           callOptions(req.ctx),
         );
         return sendDocument(reply.code(res.created ? 201 : 200), res.documentJson);
@@ -112,7 +114,7 @@ export function notificationRoutes(app: FastifyInstance, { clients }: RouteDeps)
       },
       async (req, reply) => {
         const res = await notifications.notificationConfigAction(
-          { facilityRef: facilityOf(req), action: req.body as JsonObject },
+          { facilityRef: facilityOf(req), action: req.body },
           callOptions(req.ctx),
         );
         return sendDocument(reply, res.documentJson);
@@ -140,8 +142,8 @@ export function notificationRoutes(app: FastifyInstance, { clients }: RouteDeps)
         await notifications.deleteNotificationChannel(
           {
             facilityRef: facilityOf(req),
-            channelId: (req.params as { channelId: string }).channelId,
-            version: BigInt((req.query as { version: number }).version),
+            channelId: req.params.channelId,
+            version: BigInt(req.query.version),
           },
           callOptions(req.ctx),
         );
@@ -169,7 +171,7 @@ export function notificationRoutes(app: FastifyInstance, { clients }: RouteDeps)
     },
     async (req, reply) => {
       const res = await notifications.searchNotifications(
-        { search: toSearchRequest(req.body as SearchBody) },
+        { search: toSearchRequest(req.body) },
         callOptions(req.ctx),
       );
       return sendDocumentPage(reply, "notifications", res.notificationsJson, {

@@ -1,15 +1,13 @@
 /** /api/configurations/picking: the tenant's picking configuration (owned by the picking service). */
-import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
-import type { FastifyInstance } from "fastify";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument } from "../documents.ts";
 import { PickingConfigurations, PickingConfigurationsPatch } from "./schemas.ts";
 
 const tags = ["Picking Configuration (Operations)"];
 
-export function pickingConfigurationRoutes(app: FastifyInstance, { clients }: RouteDeps): void {
+export function pickingConfigurationRoutes(app: RouteApp, { clients }: RouteDeps): void {
   const picking = clients.picking;
 
   app.get(
@@ -50,10 +48,7 @@ export function pickingConfigurationRoutes(app: FastifyInstance, { clients }: Ro
       config: { permissions: ["CONFIG_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const res = await picking.patchPickingConfiguration(
-        { body: req.body as JsonObject },
-        callOptions(req.ctx),
-      );
+      const res = await picking.patchPickingConfiguration({ body: req.body }, callOptions(req.ctx));
       return sendDocument(reply.code(res.created ? 201 : 200), res.configuration?.documentJson);
     },
   );

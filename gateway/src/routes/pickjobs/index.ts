@@ -1,14 +1,12 @@
 /** /api/pickjobs: the route table (schemas, permissions, lifecycle) and thin handlers. */
-import type { JsonObject } from "@bufbuild/protobuf";
 import { invalid } from "@fop/kit/errors";
 import { callOptions } from "@fop/kit/rpc/client";
 import { PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import { localeOf, type RouteApp, type RouteDeps } from "../deps.ts";
 import { parseDocument, sendDocument, sendDocumentPage } from "../documents.ts";
 import { LoadUnit, LoadUnits } from "../loadunits/schemas.ts";
-import { type SearchBody, toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import {
   DeliveryNoteQuery,
   DocumentHandling,
@@ -27,8 +25,6 @@ import {
 } from "./schemas.ts";
 
 const tags = ["Picking (Operations)"];
-type IdParams = { pickJobId: string };
-
 /** An array parameter's values, comma-joined (`explode: false`), repeated, or both. */
 function list(value: string[] | undefined, name: string, max = 100): string[] {
   if (!value) return [];
@@ -40,7 +36,7 @@ function list(value: string[] | undefined, name: string, max = 100): string[] {
   return items;
 }
 
-export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {
   const picking = clients.picking;
 
   app.get(
@@ -56,21 +52,20 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
     async (req) => {
-      const q = req.query as Record<string, string | number | boolean | string[] | undefined>;
-      const s = (k: string) => (q[k] === undefined ? "" : String(q[k]));
-      const a = (k: string) => q[k] as string[] | undefined;
+      const q = req.query;
+      const s = (k: keyof typeof q) => (q[k] === undefined ? "" : String(q[k]));
       const res = await picking.listPickJobs(
         {
-          page: listPage(q as { size?: number; startAfterId?: string }),
+          page: listPage(q),
           searchTerm: s("searchTerm"),
-          carrierKeys: list(a("carrierKeys"), "carrierKeys"),
+          carrierKeys: list(q.carrierKeys, "carrierKeys"),
           startOrderDate: s("startOrderDate"),
           endOrderDate: s("endOrderDate"),
           orderRef: s("orderRef"),
           facilityRef: s("facilityRef"),
           assignedUser: s("assignedUser"),
-          statuses: list(a("status"), "status", 13),
-          zoneRefs: list(a("zoneRefs"), "zoneRefs"),
+          statuses: list(q.status, "status", 13),
+          zoneRefs: list(q.zoneRefs, "zoneRefs"),
           tenantOrderId: s("tenantOrderId"),
           channel: s("channel"),
           consumerName: s("consumerName"),
@@ -80,7 +75,7 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
           orderBy: s("orderBy"),
           startTargetTime: s("startTargetTime"),
           endTargetTime: s("endTargetTime"),
-          pickJobRefs: list(a("pickJobRefs"), "pickJobRefs"),
+          pickJobRefs: list(q.pickJobRefs, "pickJobRefs"),
           modifiedByUsername: s("modifiedByUsername"),
         },
         callOptions(req.ctx),
@@ -102,7 +97,7 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKJOB_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const res = await picking.createPickJob({ body: req.body as JsonObject }, callOptions(req.ctx));
+      const res = await picking.createPickJob({ body: req.body }, callOptions(req.ctx));
       reply.code(201).header("location", `${publicUrl}/api/pickjobs/${res.pickJob?.id}`);
       return sendDocument(reply, res.pickJob?.documentJson);
     },
@@ -121,10 +116,7 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const res = await picking.searchPickJobs(
-        { search: toSearchRequest(req.body as SearchBody) },
-        callOptions(req.ctx),
-      );
+      const res = await picking.searchPickJobs({ search: toSearchRequest(req.body) }, callOptions(req.ctx));
       return sendDocumentPage(reply, "pickJobs", res.pickJobsJson, {
         pageInfo: toPageInfo(res.pageInfo),
         ...withTotal(res.total),
@@ -145,7 +137,7 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { pickJobId } = req.params as IdParams;
+      const { pickJobId } = req.params;
       return sendDocument(
         reply,
         (await picking.getPickJob({ id: pickJobId }, callOptions(req.ctx))).pickJob?.documentJson,
@@ -171,8 +163,8 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       },
     },
     async (req, reply) => {
-      const { pickJobId } = req.params as IdParams;
-      const body = req.body as { version: number; actions: JsonObject[] };
+      const { pickJobId } = req.params;
+      const body = req.body;
       const res = await picking.patchPickJob(
         { id: pickJobId, version: BigInt(body.version), actions: body.actions },
         callOptions(req.ctx),
@@ -195,8 +187,8 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKJOB_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { pickJobId } = req.params as IdParams;
-      const body = req.body as JsonObject;
+      const { pickJobId } = req.params;
+      const body = req.body;
       const res = await picking.pickJobAction({ id: pickJobId, action: body }, callOptions(req.ctx));
       return sendDocument(reply, res.pickJob?.documentJson);
     },
@@ -215,7 +207,7 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKJOB_READ"], lifecycle: "beta" },
     },
     async (req) => {
-      const { pickJobId, pickLineItemId } = req.params as IdParams & { pickLineItemId: string };
+      const { pickJobId, pickLineItemId } = req.params;
       const res = await picking.getAvailableSubstitutes({ pickJobId, pickLineItemId }, callOptions(req.ctx));
       return { tenantArticleId: res.tenantArticleId, substitutes: res.substitutes };
     },
@@ -248,10 +240,10 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
         },
         config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
       },
-      async (req: FastifyRequest, reply: FastifyReply) => {
-        const { pickJobId } = req.params as IdParams;
+      async (req, reply) => {
+        const { pickJobId } = req.params;
         // Only the delivery note takes (and validates) a locale.
-        const locale = querystring ? ((req.query as { locale?: string }).locale ?? "") : "";
+        const locale = querystring ? localeOf(req) : "";
         const res = await picking.getPickJobDocument({ id: pickJobId, kind, locale }, callOptions(req.ctx));
         return reply
           .type("application/pdf")
@@ -274,7 +266,7 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
     async (req) => {
-      const { pickJobId } = req.params as IdParams;
+      const { pickJobId } = req.params;
       const res = await picking.getPickJob({ id: pickJobId }, callOptions(req.ctx));
       return parseDocument<{ documentHandling: unknown }>(res.pickJob?.documentJson).documentHandling;
     },
@@ -295,7 +287,7 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKJOB_READ", "LOADUNIT_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { pickJobId } = req.params as IdParams;
+      const { pickJobId } = req.params;
       const res = await clients.loadunits.listPickJobLoadUnits({ pickJobId }, callOptions(req.ctx));
       return sendDocumentPage(
         reply,
@@ -319,9 +311,9 @@ export function pickJobRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKJOB_WRITE", "LOADUNIT_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { pickJobId } = req.params as IdParams;
+      const { pickJobId } = req.params;
       const res = await clients.loadunits.createPickJobLoadUnit(
-        { pickJobId, body: req.body as JsonObject },
+        { pickJobId, body: req.body },
         callOptions(req.ctx),
       );
       reply.code(201).header("location", `${publicUrl}/api/loadunits/${res.loadUnit?.id}`);

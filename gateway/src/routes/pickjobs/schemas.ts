@@ -897,14 +897,9 @@ export const ModifyPickJobLastEditor = patchAction(
   "ModifyPickJobLastEditor",
   "Action to modify the last editor of a PickJob.",
 );
-export const RestartPickJob = patchAction(
-  "RestartPickJob",
-  "Deprecated: restart the pick job.",
-  undefined,
-  true,
-);
-export const ResetPickJob = patchAction("ResetPickJob", "Deprecated: reset the pick job.", undefined, true);
-export const AbortPickJob = patchAction("AbortPickJob", "Deprecated: abort the pick job.", undefined, true);
+export const RestartPickJob = patchAction("RestartPickJob", "Deprecated: restart the pick job.", {}, true);
+export const ResetPickJob = patchAction("ResetPickJob", "Deprecated: reset the pick job.", {}, true);
+export const AbortPickJob = patchAction("AbortPickJob", "Deprecated: abort the pick job.", {}, true);
 
 const pickingPatchActionSchemas = {
   ModifyPickLineItem,

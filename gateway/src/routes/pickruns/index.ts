@@ -1,9 +1,7 @@
 /** /api/pickruns: the route table (schemas, permissions, lifecycle) and thin handlers. */
-import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
-import type { FastifyInstance } from "fastify";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument } from "../documents.ts";
 import {
   PickRun,
@@ -15,9 +13,7 @@ import {
 } from "./schemas.ts";
 
 const tags = ["Picking (Operations)"];
-type IdParams = { pickRunId: string };
-
-export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+export function pickRunRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {
   const picking = clients.picking;
 
   app.post(
@@ -33,7 +29,7 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKRUN_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const res = await picking.createPickRun({ body: req.body as JsonObject }, callOptions(req.ctx));
+      const res = await picking.createPickRun({ body: req.body }, callOptions(req.ctx));
       reply.code(201).header("location", `${publicUrl}/api/pickruns/${res.pickRun?.id}`);
       return sendDocument(reply, res.pickRun?.documentJson);
     },
@@ -52,7 +48,7 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKRUN_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { pickRunId } = req.params as IdParams;
+      const { pickRunId } = req.params;
       return sendDocument(
         reply,
         (await picking.getPickRun({ id: pickRunId }, callOptions(req.ctx))).pickRun?.documentJson,
@@ -74,8 +70,8 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKRUN_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { pickRunId } = req.params as IdParams;
-      const body = req.body as { version: number; actions: JsonObject[] };
+      const { pickRunId } = req.params;
+      const body = req.body;
       const res = await picking.patchPickRun(
         { id: pickRunId, version: BigInt(body.version), actions: body.actions },
         callOptions(req.ctx),
@@ -98,8 +94,8 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       config: { permissions: ["PICKRUN_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const { pickRunId } = req.params as IdParams;
-      const body = req.body as JsonObject;
+      const { pickRunId } = req.params;
+      const body = req.body;
       const res = await picking.pickRunAction({ id: pickRunId, action: body }, callOptions(req.ctx));
       return sendDocument(reply, res.pickRun?.documentJson);
     },
@@ -123,8 +119,8 @@ export function pickRunRoutes(app: FastifyInstance, { clients, publicUrl }: Rout
       },
     },
     async (req, reply) => {
-      const { pickRunId } = req.params as IdParams;
-      const body = req.body as { version: number; actions: { pickJobRef: string }[] };
+      const { pickRunId } = req.params;
+      const body = req.body;
       const res = await picking.removePickJobFromPickRun(
         { id: pickRunId, version: BigInt(body.version), pickJobRef: body.actions[0]!.pickJobRef },
         callOptions(req.ctx),

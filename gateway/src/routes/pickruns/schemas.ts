@@ -103,19 +103,9 @@ export const ModifyPickRunLineItem = Type.Object(
   },
   { title: "ModifyPickRunLineItem", description: "Action to modify a lineitem of a pickrun" },
 );
-export const StartPickRun = patchAction("StartPickRun", "Deprecated: start the pick run.", undefined, true);
-export const CancelPickRun = patchAction(
-  "CancelPickRun",
-  "Deprecated: cancel the pick run.",
-  undefined,
-  true,
-);
-export const FinishPickRun = patchAction(
-  "FinishPickRun",
-  "Deprecated: finish the pick run.",
-  undefined,
-  true,
-);
+export const StartPickRun = patchAction("StartPickRun", "Deprecated: start the pick run.", {}, true);
+export const CancelPickRun = patchAction("CancelPickRun", "Deprecated: cancel the pick run.", {}, true);
+export const FinishPickRun = patchAction("FinishPickRun", "Deprecated: finish the pick run.", {}, true);
 
 const pickRunPatchActionSchemas = { ModifyPickRunLineItem, StartPickRun, CancelPickRun, FinishPickRun };
 export type PickRunPatchActionName = keyof typeof pickRunPatchActionSchemas;

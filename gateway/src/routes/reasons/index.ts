@@ -2,14 +2,12 @@
  * /api/cancelationreasons and /api/reroutedescriptions (beta): the reference's AbstractReason twice,
  * one route table for both. The reference names no permission: ours are CONFIG_READ / CONFIG_WRITE.
  */
-import type { JsonObject } from "@bufbuild/protobuf";
 import { callOptions } from "@fop/kit/rpc/client";
 import { ReasonAction } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import { Type } from "@sinclair/typebox";
-import type { FastifyInstance } from "fastify";
 import type { Lifecycle } from "../../plugins/types.ts";
 import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
 import { parseDocument, sendDocument } from "../documents.ts";
 import { Reason, ReasonForCreation, ReasonForModification, ReasonListQuery } from "./schemas.ts";
 
@@ -48,12 +46,12 @@ const KINDS: Kind[] = [
   },
 ];
 
-export function reasonRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+export function reasonRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {
   const returns = clients.returns;
   for (const k of KINDS) {
     const read = Reason(k.title, k.action === ReasonAction.CANCELATION ? "CANCELATION" : "REROUTE");
     const params = Type.Object({ [k.param]: Type.String({ maxLength: 256 }) });
-    const idOf = (req: { params: unknown }) => (req.params as Record<string, string>)[k.param] as string;
+    const idOf = (req: { params: Record<string, string> }) => req.params[k.param]!;
     const list = Type.Object(
       {
         reasons: Type.Array(read),
@@ -77,7 +75,7 @@ export function reasonRoutes(app: FastifyInstance, { clients, publicUrl }: Route
         config: { permissions: ["CONFIG_READ"], lifecycle: k.lifecycle },
       },
       async (req) => {
-        const q = req.query as { size?: number; startAfterId?: string };
+        const q = req.query;
         const res = await returns.listReasons({ action: k.action, page: listPage(q) }, callOptions(req.ctx));
         const docs = res.reasons.map((r) => parseDocument<object>(r.documentJson));
         return {
@@ -107,10 +105,7 @@ export function reasonRoutes(app: FastifyInstance, { clients, publicUrl }: Route
         config: { permissions: ["CONFIG_WRITE"], lifecycle: k.lifecycle },
       },
       async (req, reply) => {
-        const res = await returns.createReason(
-          { action: k.action, body: req.body as JsonObject },
-          callOptions(req.ctx),
-        );
+        const res = await returns.createReason({ action: k.action, body: req.body }, callOptions(req.ctx));
         reply.header("location", `${publicUrl}${k.path}/${res.reason?.id}`);
         if (!res.created) return reply.code(303).send();
         return sendDocument(reply.code(201), res.reason?.documentJson);
@@ -151,7 +146,7 @@ export function reasonRoutes(app: FastifyInstance, { clients, publicUrl }: Route
       },
       async (req, reply) => {
         const res = await returns.updateReason(
-          { action: k.action, id: idOf(req), body: req.body as JsonObject },
+          { action: k.action, id: idOf(req), body: req.body },
           callOptions(req.ctx),
         );
         return sendDocument(reply, res.reason?.documentJson);

@@ -2,12 +2,10 @@
  * Webhook subscriptions (`/api/subscriptions`, as the platform's published SDK calls them), their
  * dead letters (ours) and the supported events.
  */
-import type { JsonObject } from "@bufbuild/protobuf";
 import { EVENT_KINDS, PLATFORM_KIND_ALIASES } from "@fop/contracts/event-kinds";
 import { callOptions } from "@fop/kit/rpc/client";
-import type { FastifyInstance, FastifyRequest } from "fastify";
 import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteDeps } from "../deps.ts";
+import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentPage } from "../documents.ts";
 import {
   CreatedSubscription,
@@ -21,7 +19,7 @@ import {
 } from "./schemas.ts";
 
 const tags = ["Subscriptions (Events)"];
-const idOf = (req: FastifyRequest) => (req.params as { subscriptionId: string }).subscriptionId;
+const idOf = (req: { params: { subscriptionId: string } }) => req.params.subscriptionId;
 const DELIVERY =
   "Each event of the subscribed kind is POSTed as {event, eventId, created, payload} with the Standard Webhooks headers webhook-id (the event id: the same on every retry), webhook-timestamp and webhook-signature (v1, HMAC-SHA256 with the secret shown at creation). A 2xx answer delivers it; anything else is retried with exponential backoff up to the attempt limit, then it is a dead letter (GET .../deadletters). At least once: drop repeats by webhook-id.";
 
@@ -39,7 +37,7 @@ export const SUPPORTED = {
   ],
 };
 
-export function subscriptionRoutes(app: FastifyInstance, { clients, publicUrl }: RouteDeps): void {
+export function subscriptionRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {
   const notifications = clients.notifications;
 
   app.get(
@@ -56,7 +54,7 @@ export function subscriptionRoutes(app: FastifyInstance, { clients, publicUrl }:
     },
     async (req, reply) => {
       const res = await notifications.listSubscriptions(
-        { size: listPage(req.query as { size?: number }).size },
+        { size: listPage(req.query).size },
         callOptions(req.ctx),
       );
       return sendDocumentPage(reply, "subscriptions", res.subscriptionsJson, { total: Number(res.total) });
@@ -77,10 +75,7 @@ export function subscriptionRoutes(app: FastifyInstance, { clients, publicUrl }:
       config: { permissions: ["SUBSCRIPTION_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const res = await notifications.createSubscription(
-        { body: req.body as JsonObject },
-        callOptions(req.ctx),
-      );
+      const res = await notifications.createSubscription({ body: req.body }, callOptions(req.ctx));
       const id = (JSON.parse(Buffer.from(res.documentJson).toString("utf8")) as { id: string }).id;
       reply.code(201).header("location", `${publicUrl}/api/subscriptions/${id}`);
       return sendDocument(reply, res.documentJson);
@@ -142,7 +137,7 @@ export function subscriptionRoutes(app: FastifyInstance, { clients, publicUrl }:
     },
     async (req, reply) => {
       const res = await notifications.listDeadLetters(
-        { subscriptionId: idOf(req), size: listPage(req.query as { size?: number }).size },
+        { subscriptionId: idOf(req), size: listPage(req.query).size },
         callOptions(req.ctx),
       );
       return sendDocumentPage(reply, "deadLetters", res.deadLettersJson, { total: Number(res.total) });
