@@ -1,12 +1,5 @@
-/** Applies the carriers service's pending migrations with its own role (DATABASE_URL); used by deployment jobs. */
-import { migrateService } from "@fop/kit/service";
+/** Applies the carriers service's pending migrations with its own role (DATABASE_URL): `node --conditions=source src/migrate.ts`. */
+import { runMigrate } from "@fop/kit/service";
 import { carriersService } from "./service.ts";
 
-const url = process.env.DATABASE_URL;
-if (!url) {
-  console.error("migrate: DATABASE_URL is missing");
-  process.exit(2);
-}
-console.log(
-  `carriers migrations applied: ${(await migrateService(carriersService, url)).join(", ") || "none pending"}`,
-);
+await runMigrate(carriersService);

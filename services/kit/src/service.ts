@@ -147,7 +147,10 @@ export function loadServiceConfig<S extends ConfigSchema>(
 }
 
 /** Applies the service's pending migrations with its own role; returns their names. */
-export async function migrateService(mod: ServiceModule<unknown>, databaseUrl: string): Promise<string[]> {
+export async function migrateService(
+  mod: Pick<ServiceModule<unknown>, "schema" | "entities" | "migrations">,
+  databaseUrl: string,
+): Promise<string[]> {
   const orm = await initOrm({
     clientUrl: databaseUrl,
     schema: mod.schema,
@@ -160,6 +163,25 @@ export async function migrateService(mod: ServiceModule<unknown>, databaseUrl: s
   } finally {
     await orm.close();
   }
+}
+
+/**
+ * src/migrate.ts of every service: applies the service's pending migrations with its own role
+ * (DATABASE_URL, as {@link baseServiceConfig} declares it) and prints their names; exits 2 on a
+ * configuration error. Deployments migrate through deploy/local/src/db-setup.ts instead.
+ */
+export async function runMigrate(
+  mod: Pick<ServiceModule<unknown>, "name" | "schema" | "entities" | "migrations">,
+): Promise<void> {
+  let databaseUrl: string;
+  try {
+    ({ DATABASE_URL: databaseUrl } = loadConfig({ DATABASE_URL: baseServiceConfig(mod.name).DATABASE_URL }));
+  } catch (err) {
+    console.error(`${mod.name} migrate: ${(err as Error).message}`);
+    process.exit(2);
+  }
+  const applied = await migrateService(mod, databaseUrl);
+  console.log(`${mod.name} migrations applied: ${applied.join(", ") || "none pending"}`);
 }
 
 /** How long /readyz waits for the database (a connection, then `select 1`) before it says not ready. */

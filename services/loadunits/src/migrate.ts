@@ -1,12 +1,5 @@
-/** Applies the loadunits service's pending migrations with its own role (DATABASE_URL); used by deployment jobs. */
-import { migrateService } from "@fop/kit/service";
+/** Applies the loadunits service's pending migrations with its own role (DATABASE_URL): `node --conditions=source src/migrate.ts`. */
+import { runMigrate } from "@fop/kit/service";
 import { loadUnitsService } from "./service.ts";
 
-const url = process.env.DATABASE_URL;
-if (!url) {
-  console.error("migrate: DATABASE_URL is missing");
-  process.exit(2);
-}
-console.log(
-  `loadunits migrations applied: ${(await migrateService(loadUnitsService, url)).join(", ") || "none pending"}`,
-);
+await runMigrate(loadUnitsService);
