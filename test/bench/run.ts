@@ -44,8 +44,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { env, loadConfig } from "@fop/kit/config";
-import { findOrStartNats, findOrStartPostgres } from "@fop/kit/infra";
-import { startTracing } from "@fop/kit/otel";
+import { findOrStartNats, findOrStartPostgres, infraConfig } from "@fop/kit/infra";
+import { otelConfig, startTracing } from "@fop/kit/otel";
 import { runAblation } from "./ablation.ts";
 import { BASELINE_TENANT, startBaseline } from "./baseline.ts";
 import type { CpuProbe } from "./cpu.ts";
@@ -95,6 +95,8 @@ const benchConfig = {
   BENCH_MIXED_WARMUP: env.int("mixed scenario: warm-up seconds at the first rate", 3, 0, 600),
   BENCH_MIXED_BASELINE: env.bool("mixed scenario: run it against the baseline too (before the system)", true),
   BENCH_SCALE_SIZES: env.string("--scale: pick job counts the search is measured over", "10000,1000000"),
+  ...infraConfig,
+  ...otelConfig,
 };
 type BenchConfig = ReturnType<typeof loadConfig<typeof benchConfig>>;
 
@@ -269,7 +271,7 @@ async function main(): Promise<void> {
   // The gateway creates spans for every request: a real tracer provider, exporting nowhere. (With
   // --ablation the gateway is a process of its own, tracing as deployed.)
   if (!ABLATION) {
-    const tracing = startTracing({ serviceName: "fop-bench" });
+    const tracing = startTracing({ serviceName: "fop-bench", env: cfg });
     closers.push({ name: "tracing", close: tracing.shutdown });
   }
 
@@ -277,11 +279,12 @@ async function main(): Promise<void> {
     database: "fop_bench",
     dataDir: path.join(REPO_ROOT, ".data/bench-postgres"),
     log,
+    env: cfg,
   });
   closers.push({ name: "postgres", close: pg.stop });
   log(`postgres: ${pg.source}`);
 
-  const nats = await findOrStartNats({ dataDir: path.join(REPO_ROOT, ".data/bench-nats"), log });
+  const nats = await findOrStartNats({ dataDir: path.join(REPO_ROOT, ".data/bench-nats"), log, env: cfg });
   closers.push({ name: "nats", close: nats.stop });
   if (ABLATION) {
     await runAblation(

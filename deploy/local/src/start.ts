@@ -34,6 +34,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
+import { loadConfig } from "@fop/kit/config";
 import { serviceDatabaseUrl } from "@fop/kit/db/orm";
 import { type EndpointsProxy, startEndpointsProxy } from "@fop/kit/dev/endpoints-proxy";
 import {
@@ -41,6 +42,7 @@ import {
   findOrStartPostgres,
   freePort,
   type Handle,
+  infraConfig,
   portFree,
   startNatsCluster,
 } from "@fop/kit/infra";
@@ -261,11 +263,17 @@ function printTable(natsRows: string[], pgSource: string): void {
 try {
   if (flags.natsCluster && process.env.NATS_URL)
     throw new Error("--nats-cluster starts a NATS cluster of its own: unset NATS_URL, or leave out the flag");
-  const pg = await findOrStartPostgres({ database: "fop", dataDir: path.join(DATA, "postgres"), log });
+  const infraEnv = loadConfig(infraConfig);
+  const pg = await findOrStartPostgres({
+    database: "fop",
+    dataDir: path.join(DATA, "postgres"),
+    log,
+    env: infraEnv,
+  });
   infra.push(pg);
   log(`Postgres: ${pg.source}`);
   const cluster = flags.natsCluster ? await startLocalNatsCluster() : undefined;
-  const nats = cluster ?? (await findOrStartNats({ dataDir: path.join(DATA, "nats"), log }));
+  const nats = cluster ?? (await findOrStartNats({ dataDir: path.join(DATA, "nats"), log, env: infraEnv }));
   infra.push(nats);
   log(`NATS: ${nats.source}`);
 

@@ -14,6 +14,21 @@ import net from "node:net";
 import path from "node:path";
 import { connect } from "@nats-io/transport-node";
 import pg from "pg";
+import { type ConfigOf, env } from "./config.ts";
+
+/**
+ * The environment that points the launcher and the test suite at servers of the operator's own;
+ * read with `loadConfig(infraConfig)` by the caller and passed in as `env`.
+ */
+export const infraConfig = {
+  DATABASE_URL: env.optionalString(
+    "admin URL of the Postgres server to use (unset: 127.0.0.1:5432, else an embedded server)",
+  ),
+  NATS_URL: env.optionalString(
+    "NATS server with JetStream to use (unset: 127.0.0.1:4222, else a nats-server started from PATH)",
+  ),
+};
+export type InfraConfig = ConfigOf<typeof infraConfig>;
 
 export interface Handle {
   url: string;
@@ -80,12 +95,13 @@ export interface PostgresOptions {
   /** Where an embedded server keeps its data. */
   dataDir: string;
   log?: (msg: string) => void;
-  env?: Record<string, string | undefined>;
+  /** {@link infraConfig}: DATABASE_URL. */
+  env: Pick<InfraConfig, "DATABASE_URL">;
 }
 
 /** Returns an admin URL for the database the system should use. */
 export async function findOrStartPostgres(opts: PostgresOptions): Promise<Handle> {
-  const env = opts.env ?? process.env;
+  const { env } = opts;
   const log = opts.log ?? (() => {});
   if (env.DATABASE_URL) {
     if (!(await pgAnswers(env.DATABASE_URL)))
@@ -177,12 +193,13 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
 export interface NatsOptions {
   dataDir: string;
   log?: (msg: string) => void;
-  env?: Record<string, string | undefined>;
+  /** {@link infraConfig}: NATS_URL. */
+  env: Pick<InfraConfig, "NATS_URL">;
 }
 
 /** Returns the URL of a NATS server with JetStream. */
 export async function findOrStartNats(opts: NatsOptions): Promise<Handle> {
-  const env = opts.env ?? process.env;
+  const { env } = opts;
   if (env.NATS_URL) return { url: env.NATS_URL, source: "NATS_URL", stop: noop };
   if (await canConnect("127.0.0.1", 4222))
     return { url: "nats://127.0.0.1:4222", source: "local server 127.0.0.1:4222", stop: noop };

@@ -8,12 +8,14 @@
 import { getBooleanFromEnv } from "@opentelemetry/core";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { register, supportsSyncHooks } from "import-in-the-middle/register-hooks.mjs";
-import { serviceNameOf, startTracing } from "./otel.ts";
+import { loadConfig } from "./config.ts";
+import { otelConfig, serviceNameOf, startTracing } from "./otel.ts";
 
 if (!getBooleanFromEnv("OTEL_SDK_DISABLED")) {
   if (supportsSyncHooks()) register({ include: ["pg", "pg-pool"] });
   startTracing({
     serviceName: serviceNameOf(process.argv[1]),
+    env: loadConfig(otelConfig),
     // One span per statement: no spans for taking a pooled connection (pg-pool.connect, pg.connect).
     instrumentations: [new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true })],
   });

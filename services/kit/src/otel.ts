@@ -43,6 +43,34 @@ import {
   type SpanExporter,
   TraceIdRatioBasedSampler,
 } from "@opentelemetry/sdk-trace";
+import { type ConfigOf, env } from "./config.ts";
+
+/**
+ * The standard OTEL_* variables the kit itself interprets (read with `loadConfig(otelConfig)` by
+ * whoever starts tracing, and passed in); NodeSDK reads OTEL_EXPORTER_OTLP_*, OTEL_BSP_*, the span
+ * limits and OTEL_SDK_DISABLED itself.
+ */
+export const otelConfig = {
+  OTEL_TRACES_EXPORTER: env.optionalString(
+    "span exporters, comma-separated: otlp, console, zipkin or none (unset: otlp where an OTLP endpoint is set, else none)",
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: env.optionalString("OTLP collector endpoint (all signals)"),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: env.optionalString("OTLP collector endpoint for traces"),
+  OTEL_NODE_RESOURCE_DETECTORS: env.optionalString(
+    "resource detectors, comma-separated: serviceinstance, process, host, os, container, env, all or none (unset: all)",
+  ),
+  OTEL_TRACES_SAMPLER: env.optionalString(
+    "sampler: always_on, always_off, traceidratio, parentbased_always_on (unset), parentbased_always_off, parentbased_traceidratio",
+  ),
+  OTEL_TRACES_SAMPLER_ARG: env.optionalString("ratio 0..1 of the ratio samplers (unset: 1)"),
+  OTEL_PROPAGATORS: env.optionalString(
+    "propagators, as the SDK reads them (unset: tracecontext only, no baggage)",
+  ),
+  OTEL_METRICS_EXPORTER: env.optionalString(
+    "metric exporters, as the SDK reads them (unset: none; /metrics serves Prometheus anyway)",
+  ),
+};
+export type OtelConfig = ConfigOf<typeof otelConfig>;
 
 export interface TracingOptions {
   /**
@@ -56,8 +84,10 @@ export interface TracingOptions {
    */
   exporter?: SpanExporter;
   instrumentations?: Instrumentation[];
-  /** Which traces are recorded (default: {@link samplerFromEnv} of this process's environment). */
+  /** Which traces are recorded (default: {@link samplerFromEnv} of `env`). */
   sampler?: Sampler;
+  /** The OTEL_* variables ({@link otelConfig}). */
+  env: OtelConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -78,7 +108,7 @@ const TRACES_EXPORTERS = ["otlp", "console", "zipkin", "none"];
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) and `none` otherwise, so that a process without a collector
  * does not retry localhost:4318 forever. Unknown names are a startup error, not a silent default.
  */
-export function tracesExportersFromEnv(env: Env = process.env): string[] {
+export function tracesExportersFromEnv(env: Env): string[] {
   const names = [...new Set(listFromEnv(env, "OTEL_TRACES_EXPORTER"))];
   if (names.length === 0) {
     const endpoint =
@@ -113,7 +143,7 @@ const RESOURCE_DETECTORS: Record<string, ResourceDetector[]> = {
  * Downward API or the OpenTelemetry operator put k8s.pod.name, k8s.namespace.name, ...) and then
  * OTEL_SERVICE_NAME are always read, last, so they win over what the detectors found.
  */
-export function resourceDetectorsFromEnv(env: Env = process.env): ResourceDetector[] {
+export function resourceDetectorsFromEnv(env: Env): ResourceDetector[] {
   let names = listFromEnv(env, "OTEL_NODE_RESOURCE_DETECTORS");
   const unknown = names.filter((n) => n !== "all" && n !== "none" && !(n in RESOURCE_DETECTORS));
   if (unknown.length > 0) {
@@ -201,7 +231,7 @@ let installed: { sdk: NodeSDK | undefined } | undefined;
  */
 export function startTracing(opts: TracingOptions): { shutdown: () => Promise<void> } {
   if (!installed) {
-    const env = process.env;
+    const { env } = opts;
     if (getBooleanFromEnv("OTEL_SDK_DISABLED")) installed = { sdk: undefined };
     else {
       const spanProcessors = opts.exporter

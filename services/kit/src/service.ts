@@ -137,10 +137,13 @@ export interface RunningService<D> {
   close(): Promise<void>;
 }
 
-/** Reads the service's whole environment (base + own), failing with every problem named. */
+/**
+ * Reads the service's whole environment (base + own), failing with every problem named; `source`
+ * defaults to the process's environment ({@link loadConfig}).
+ */
 export function loadServiceConfig<S extends ConfigSchema>(
   mod: Pick<ServiceModule<unknown, S>, "name" | "config">,
-  source: Record<string, string | undefined> = process.env,
+  source?: Record<string, string | undefined>,
 ): BaseServiceConfig & ConfigOf<S> {
   return loadConfig({ ...baseServiceConfig(mod.name), ...mod.config }, source) as BaseServiceConfig &
     ConfigOf<S>;

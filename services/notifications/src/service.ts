@@ -21,10 +21,14 @@ import type { NotificationsDeps } from "./usecases/deps.ts";
 import { dispatchEvent } from "./usecases/dispatch.ts";
 import { interestIndex, interestSubject, loadInterest } from "./usecases/interest-index.ts";
 
-const development = process.env.NODE_ENV === "development";
+/** Loopback ranges webhooks may reach in development (NODE_ENV=development). */
+const DEVELOPMENT_CIDRS = "127.0.0.0/8,::1/128";
 
 const config = {
   ...facilitiesConfig,
+  NODE_ENV: env.optionalString(
+    "`development` turns WEBHOOK_ALLOW_HTTP on and lets WEBHOOK_ALLOWED_CIDRS default to loopback (npm start and the tests set both explicitly)",
+  ),
   SMTP_URL: env.optionalString(
     "SMTP server for notification e-mails, e.g. smtp://127.0.0.1:2525 or smtps://user:pass@mail.example.com (unset: EMAIL channels send nothing)",
   ),
@@ -32,10 +36,12 @@ const config = {
   WEBHOOK_SECRETS_KEY: env.optionalString(
     "AES-256-GCM key sealing webhook signing secrets at rest, base64 of 32 bytes (unset: a random one per process, so subscriptions made now cannot be signed for after a restart; production must set it)",
   ),
-  WEBHOOK_ALLOW_HTTP: env.bool("callback URLs may be plain http (default: only in development)", development),
-  WEBHOOK_ALLOWED_CIDRS: env.string(
-    "comma-separated private ranges webhooks may still reach, e.g. 10.20.0.0/16 (default: none; 127.0.0.0/8,::1/128 in development)",
-    development ? "127.0.0.0/8,::1/128" : "",
+  WEBHOOK_ALLOW_HTTP: {
+    ...env.bool("callback URLs may be plain http (default: only in development)"),
+    optional: true as const,
+  },
+  WEBHOOK_ALLOWED_CIDRS: env.optionalString(
+    `comma-separated private ranges webhooks may still reach, e.g. 10.20.0.0/16 (default: none; ${DEVELOPMENT_CIDRS} in development)`,
   ),
   WEBHOOK_HOSTS: {
     description:
@@ -86,9 +92,11 @@ export const notificationsService: ServiceModule<
       key ? parseSealKey(key, "WEBHOOK_SECRETS_KEY") : randomBytes(32),
       "webhook-secret",
     );
+    const development = cfg.NODE_ENV === "development";
     const policy: TargetPolicy = {
-      allowHttp: cfg.WEBHOOK_ALLOW_HTTP,
-      allowedCidrs: cfg.WEBHOOK_ALLOWED_CIDRS.split(",")
+      allowHttp: cfg.WEBHOOK_ALLOW_HTTP ?? development,
+      allowedCidrs: (cfg.WEBHOOK_ALLOWED_CIDRS ?? (development ? DEVELOPMENT_CIDRS : ""))
+        .split(",")
         .map((s) => s.trim())
         .filter(Boolean),
     };

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { env, loadConfig } from "../config.ts";
 import { rpcKeys, signCallerToken } from "../rpc/auth.ts";
 
 const USAGE =
@@ -23,7 +24,11 @@ if (!values.caller || !values.tenants) {
   process.exit(2);
 }
 const keyFile = path.resolve(import.meta.dirname, "../../../../.data/rpc-auth-key");
-let key = process.env.RPC_AUTH_KEY;
+let key = loadConfig({
+  RPC_AUTH_KEY: env.optionalString(
+    "the cluster's RPC key the token is signed with (unset: the key npm start keeps in .data/rpc-auth-key)",
+  ),
+}).RPC_AUTH_KEY;
 if (!key) {
   try {
     key = readFileSync(keyFile, "utf8").trim();

@@ -4,18 +4,21 @@
  */
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { findOrStartNats, findOrStartPostgres } from "../infra.ts";
+import { loadConfig } from "../config.ts";
+import { findOrStartNats, findOrStartPostgres, infraConfig } from "../infra.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
 
 export default async function setup(project: TestProject) {
   const log = (msg: string) => console.log(`[test infra] ${msg}`);
+  const env = loadConfig(infraConfig);
   const pg = await findOrStartPostgres({
     database: "fop_test",
     dataDir: path.join(repoRoot, ".data/test-postgres"),
     log,
+    env,
   });
-  const nats = await findOrStartNats({ dataDir: path.join(repoRoot, ".data/test-nats"), log });
+  const nats = await findOrStartNats({ dataDir: path.join(repoRoot, ".data/test-nats"), log, env });
   project.provide("adminUrl", pg.url);
   project.provide("natsUrl", nats.url);
   return async () => {

@@ -5,7 +5,8 @@
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { InMemorySpanExporter } from "@opentelemetry/sdk-trace";
 import { register, supportsSyncHooks } from "import-in-the-middle/register-hooks.mjs";
-import { startTracing } from "../otel.ts";
+import { loadConfig } from "../config.ts";
+import { otelConfig, startTracing } from "../otel.ts";
 
 const key = Symbol.for("fop.testSpans");
 const g = globalThis as { [key]?: InMemorySpanExporter };
@@ -16,6 +17,7 @@ if (!g[key]) {
   startTracing({
     serviceName: "fop-test",
     exporter: g[key],
+    env: loadConfig(otelConfig),
     instrumentations: [new PgInstrumentation({ requireParentSpan: true })],
   });
 }
