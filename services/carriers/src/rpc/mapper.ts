@@ -1,5 +1,6 @@
 /** Read models as messages: the typed envelope fields plus the document as UTF-8 JSON. */
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { documentJson } from "@fop/kit/rpc/proto";
 import type {
   CarrierConfigurationSchema,
   CarrierSchema,
@@ -12,8 +13,6 @@ import type {
   CountryServiceMapping,
   TransitTimeConfiguration,
 } from "../domain/types.ts";
-
-const documentJson = (doc: unknown) => Buffer.from(JSON.stringify(doc), "utf8");
 
 /** A carrier, its document `doc` (the full Carrier, or the list's StrippedCarrier). */
 export const toCarrierMessage = (c: Carrier, doc: unknown = c): MessageInitShape<typeof CarrierSchema> => ({

@@ -1,10 +1,9 @@
 /** CarriersService handlers: read the request context, call the use case, map the result. Nothing else. */
-import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
+import { structDocument } from "@fop/kit/rpc/proto";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { CarriersService, type Place } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
-import type { JsonObject as DomainJson } from "../domain/types.ts";
 import * as carriers from "../usecases/carriers.ts";
 import * as configs from "../usecases/configurations.ts";
 import type { CarriersDeps } from "../usecases/deps.ts";
@@ -19,7 +18,6 @@ import {
   toTransitTimeMessage,
 } from "./mapper.ts";
 
-const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 const place = (p: Place | undefined) =>
   p && { countryCode: p.countryCode, postalCode: p.postalCode, province: p.province };
 
@@ -29,7 +27,7 @@ export function carrierRoutes(deps: CarriersDeps) {
       async createCarrier(req, hctx) {
         return {
           carrier: toCarrierMessage(
-            await carriers.createCarrier(deps, requestContext(hctx), asDomain(req.body)),
+            await carriers.createCarrier(deps, requestContext(hctx), structDocument(req.body)),
           ),
         };
       },
@@ -48,7 +46,7 @@ export function carrierRoutes(deps: CarriersDeps) {
       async patchCarrier(req, hctx) {
         return {
           carrier: toCarrierMessage(
-            await carriers.patchCarrier(deps, requestContext(hctx), req.id, asDomain(req.body)),
+            await carriers.patchCarrier(deps, requestContext(hctx), req.id, structDocument(req.body)),
           ),
         };
       },
@@ -71,7 +69,7 @@ export function carrierRoutes(deps: CarriersDeps) {
           deps,
           requestContext(hctx),
           req.carrierId,
-          asDomain(req.body),
+          structDocument(req.body),
         );
         return { configuration: toConfigurationMessage(c) };
       },
@@ -81,7 +79,12 @@ export function carrierRoutes(deps: CarriersDeps) {
         return { mappings: r.mappings.map((m) => toMappingMessage(r.config, m)) };
       },
       async createCountryServiceMapping(req, hctx) {
-        const r = await configs.createMapping(deps, requestContext(hctx), req.carrierId, asDomain(req.body));
+        const r = await configs.createMapping(
+          deps,
+          requestContext(hctx),
+          req.carrierId,
+          structDocument(req.body),
+        );
         return { mapping: toMappingMessage(r.config, r.mapping) };
       },
       async getCountryServiceMapping(req, hctx) {
@@ -94,7 +97,7 @@ export function carrierRoutes(deps: CarriersDeps) {
           requestContext(hctx),
           req.carrierId,
           req.id,
-          asDomain(req.body),
+          structDocument(req.body),
         );
         return { mapping: toMappingMessage(r.config, r.mapping) };
       },
@@ -109,7 +112,7 @@ export function carrierRoutes(deps: CarriersDeps) {
         };
       },
       async putTransitTimeConfiguration(req, hctx) {
-        const r = await transit.upsertTransitTime(deps, requestContext(hctx), asDomain(req.body));
+        const r = await transit.upsertTransitTime(deps, requestContext(hctx), structDocument(req.body));
         return { configuration: toTransitTimeMessage(r.config), created: r.created };
       },
 

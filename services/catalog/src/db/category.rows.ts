@@ -5,6 +5,7 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { type Db, query, type Sql } from "@fop/kit/db/sql";
+import { documentJson } from "@fop/kit/rpc/proto";
 import type { Category } from "../domain/category.ts";
 import { nameIndex } from "../domain/category.ts";
 import { SCHEMA } from "./orm.ts";
@@ -36,18 +37,15 @@ export const toCategory = (r: CategoryRow): Category => ({
 
 /** The REST read model (reference Category) as UTF-8 JSON, what the gateway sends as it is. */
 export function categoryJson(c: Category): Uint8Array {
-  return Buffer.from(
-    JSON.stringify({
-      id: c.id,
-      ...(c.tenantCategoryId !== null ? { tenantCategoryId: c.tenantCategoryId } : {}),
-      nameLocalized: c.nameLocalized,
-      ...(c.customAttributes !== null ? { customAttributes: c.customAttributes } : {}),
-      created: c.created.toISOString(),
-      lastModified: c.lastModified.toISOString(),
-      version: c.version,
-    }),
-    "utf8",
-  );
+  return documentJson({
+    id: c.id,
+    ...(c.tenantCategoryId !== null ? { tenantCategoryId: c.tenantCategoryId } : {}),
+    nameLocalized: c.nameLocalized,
+    ...(c.customAttributes !== null ? { customAttributes: c.customAttributes } : {}),
+    created: c.created.toISOString(),
+    lastModified: c.lastModified.toISOString(),
+    version: c.version,
+  });
 }
 
 export async function findCategory(

@@ -1,5 +1,6 @@
 /** A facility group as RPC answers and events carry it: id, version and the read model as JSON. */
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { documentJson } from "@fop/kit/rpc/proto";
 import type { FacilityGroupSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { nameIndex } from "../domain/category.ts";
 import type { FacilityGroup } from "../domain/facility-group.ts";
@@ -7,21 +8,18 @@ import type { FacilityGroup } from "../domain/facility-group.ts";
 /** The reference's FacilityGroup: `name` is the default locale's name (else the first locale's). */
 export function facilityGroupJson(g: FacilityGroup, defaultLocale: string): Uint8Array {
   const name = nameIndex(g.nameLocalized, defaultLocale).sortName;
-  return Buffer.from(
-    JSON.stringify({
-      id: g.id,
-      tenantFacilityGroupId: g.tenantFacilityGroupId,
-      nameLocalized: g.nameLocalized,
-      ...(name !== null ? { name } : {}),
-      facilityRefs: g.facilityRefs,
-      facilityCount: g.facilityRefs.length,
-      ...(g.customAttributes !== null ? { customAttributes: g.customAttributes } : {}),
-      version: g.version,
-      created: g.created.toISOString(),
-      lastModified: g.lastModified.toISOString(),
-    }),
-    "utf8",
-  );
+  return documentJson({
+    id: g.id,
+    tenantFacilityGroupId: g.tenantFacilityGroupId,
+    nameLocalized: g.nameLocalized,
+    ...(name !== null ? { name } : {}),
+    facilityRefs: g.facilityRefs,
+    facilityCount: g.facilityRefs.length,
+    ...(g.customAttributes !== null ? { customAttributes: g.customAttributes } : {}),
+    version: g.version,
+    created: g.created.toISOString(),
+    lastModified: g.lastModified.toISOString(),
+  });
 }
 
 export const toFacilityGroupMessage = (

@@ -1,6 +1,13 @@
 /** Small helpers between protobuf messages and the REST/domain shapes. */
-import type { DescEnum } from "@bufbuild/protobuf";
+import type { DescEnum, JsonObject as StructJson } from "@bufbuild/protobuf";
 import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { JsonObject } from "../json.ts";
+
+/** A request's `Struct` body as the document the use cases take (an absent body: `{}`). */
+export const structDocument = (body: StructJson | undefined): JsonObject => (body ?? {}) as JsonObject;
+
+/** A document as a message's `document_json` bytes: its JSON, UTF-8 encoded. */
+export const documentJson = (doc: unknown): Uint8Array => Buffer.from(JSON.stringify(doc), "utf8");
 
 /** The REST name of an enum value (FACILITY_TYPE_SUPPLIER -> SUPPLIER); undefined for *_UNSPECIFIED. */
 export function enumName(desc: DescEnum, value: number): string | undefined {

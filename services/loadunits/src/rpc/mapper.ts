@@ -1,4 +1,5 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { documentJson } from "@fop/kit/rpc/proto";
 import {
   type ContainerTypeSchema,
   ContainerTypeKind as Kind,
@@ -6,9 +7,6 @@ import {
   type StackSchema,
 } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import type { ContainerType, ContainerTypeKind, LoadUnit, Stack } from "../domain/types.ts";
-
-/** A read-model document as the RPC carries it: UTF-8 JSON (the gateway sends it as it is). */
-export const documentJson = (doc: object): Uint8Array => Buffer.from(JSON.stringify(doc));
 
 export const toLoadUnitMessage = (u: LoadUnit): MessageInitShape<typeof LoadUnitSchema> => ({
   id: u.id,

@@ -1,11 +1,11 @@
 /** LoadUnitsService handlers: read the request context, call the use case, map the result. Nothing else. */
-import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { invalid } from "@fop/kit/errors";
+import { structDocument } from "@fop/kit/rpc/proto";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { ContainerTypeKind as Kind, LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
-import type { ContainerTypeKind, JsonObject as DomainJson, LoadUnit } from "../domain/types.ts";
+import type { ContainerTypeKind, LoadUnit } from "../domain/types.ts";
 import * as types from "../usecases/container-types.ts";
 import type { LoadUnitsDeps } from "../usecases/deps.ts";
 import * as units from "../usecases/loadunits.ts";
@@ -18,7 +18,6 @@ import {
   toStackMessage,
 } from "./mapper.ts";
 
-const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 const opt = (s: string) => s || undefined;
 const unitOut = (u: LoadUnit) => ({ loadUnit: toLoadUnitMessage(u) });
 
@@ -32,12 +31,21 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
   return (router: ConnectRouter) =>
     router.service(LoadUnitsService, {
       async createLoadUnits(req, hctx) {
-        const created = await units.createLoadUnits(deps, requestContext(hctx), req.loadUnits.map(asDomain));
+        const created = await units.createLoadUnits(
+          deps,
+          requestContext(hctx),
+          req.loadUnits.map(structDocument),
+        );
         return { loadUnits: created.map(toLoadUnitMessage) };
       },
       async createPickJobLoadUnit(req, hctx) {
         return unitOut(
-          await units.createPickJobLoadUnit(deps, requestContext(hctx), req.pickJobId, asDomain(req.body)),
+          await units.createPickJobLoadUnit(
+            deps,
+            requestContext(hctx),
+            req.pickJobId,
+            structDocument(req.body),
+          ),
         );
       },
       async getLoadUnit(req, hctx) {
@@ -75,10 +83,14 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
         return { loadUnits: list.map(toLoadUnitMessage), total: BigInt(list.length) };
       },
       async patchLoadUnit(req, hctx) {
-        return unitOut(await units.patchLoadUnit(deps, requestContext(hctx), req.id, asDomain(req.body)));
+        return unitOut(
+          await units.patchLoadUnit(deps, requestContext(hctx), req.id, structDocument(req.body)),
+        );
       },
       async loadUnitAction(req, hctx) {
-        return unitOut(await units.loadUnitAction(deps, requestContext(hctx), req.id, asDomain(req.action)));
+        return unitOut(
+          await units.loadUnitAction(deps, requestContext(hctx), req.id, structDocument(req.action)),
+        );
       },
       async getLoadUnitStack(req, hctx) {
         const s = await units.getLoadUnitStack(deps, requestContext(hctx), req.id);
@@ -87,7 +99,9 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
 
       async createStack(req, hctx) {
         return {
-          stack: toStackMessage(await stacks.createStack(deps, requestContext(hctx), asDomain(req.body))),
+          stack: toStackMessage(
+            await stacks.createStack(deps, requestContext(hctx), structDocument(req.body)),
+          ),
         };
       },
       async getStack(req, hctx) {
@@ -115,7 +129,7 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
           deps,
           requestContext(hctx),
           kind,
-          asDomain(req.body),
+          structDocument(req.body),
           opt(req.locale),
         );
         return { containerType: toContainerTypeMessage(kind, t) };
@@ -145,7 +159,7 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
           requestContext(hctx),
           kind,
           req.id,
-          asDomain(req.body),
+          structDocument(req.body),
           opt(req.locale),
         );
         return { containerType: toContainerTypeMessage(kind, t) };

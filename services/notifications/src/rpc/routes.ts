@@ -1,18 +1,14 @@
 /** NotificationsService handlers: read the request context, call the use case, map the result. Nothing else. */
-import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { pageSize } from "@fop/kit/paging";
+import { documentJson, structDocument } from "@fop/kit/rpc/proto";
 import { pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { NotificationsService } from "@fop/proto/fop/notifications/v1/notifications_pb.js";
-import type { JsonObject as DomainJson } from "../domain/types.ts";
 import * as config from "../usecases/config.ts";
 import type { NotificationsDeps } from "../usecases/deps.ts";
 import * as notifications from "../usecases/notifications.ts";
 import * as subscriptions from "../usecases/subscriptions.ts";
-
-const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
-const json = (doc: unknown) => Buffer.from(JSON.stringify(doc), "utf8");
 
 export function notificationRoutes(deps: NotificationsDeps) {
   return (router: ConnectRouter) =>
@@ -26,14 +22,19 @@ export function notificationRoutes(deps: NotificationsDeps) {
           deps,
           requestContext(hctx),
           req.facilityRef,
-          asDomain(req.body),
+          structDocument(req.body),
         );
-        return { documentJson: json(r.config), created: r.created };
+        return { documentJson: documentJson(r.config), created: r.created };
       },
       async notificationConfigAction(req, hctx) {
         return {
-          documentJson: json(
-            await config.configAction(deps, requestContext(hctx), req.facilityRef, asDomain(req.action)),
+          documentJson: documentJson(
+            await config.configAction(
+              deps,
+              requestContext(hctx),
+              req.facilityRef,
+              structDocument(req.action),
+            ),
           ),
         };
       },
@@ -61,18 +62,18 @@ export function notificationRoutes(deps: NotificationsDeps) {
       },
       async listSubscriptions(req, hctx) {
         const r = await subscriptions.listTenantSubscriptions(deps, requestContext(hctx), pageSize(req.size));
-        return { subscriptionsJson: r.docs.map(json), total: BigInt(r.total) };
+        return { subscriptionsJson: r.docs.map(documentJson), total: BigInt(r.total) };
       },
       async createSubscription(req, hctx) {
         return {
-          documentJson: json(
-            await subscriptions.createSubscription(deps, requestContext(hctx), asDomain(req.body)),
+          documentJson: documentJson(
+            await subscriptions.createSubscription(deps, requestContext(hctx), structDocument(req.body)),
           ),
         };
       },
       async getSubscription(req, hctx) {
         return {
-          documentJson: json(await subscriptions.getSubscription(deps, requestContext(hctx), req.id)),
+          documentJson: documentJson(await subscriptions.getSubscription(deps, requestContext(hctx), req.id)),
         };
       },
       async deleteSubscription(req, hctx) {
@@ -86,7 +87,7 @@ export function notificationRoutes(deps: NotificationsDeps) {
           req.subscriptionId,
           pageSize(req.size),
         );
-        return { deadLettersJson: r.rows.map(json), total: BigInt(r.total) };
+        return { deadLettersJson: r.rows.map(documentJson), total: BigInt(r.total) };
       },
     });
 }

@@ -1,4 +1,5 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { documentJson } from "@fop/kit/rpc/proto";
 import type {
   PickingConfigurationSchema,
   PickJobSchema,
@@ -6,9 +7,6 @@ import type {
 } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import type { PickingConfiguration } from "../domain/picking-config.ts";
 import type { PickJob, PickRun } from "../domain/types.ts";
-
-/** A read-model document as the RPC carries it: UTF-8 JSON (the gateway sends it as it is). */
-export const documentJson = (doc: object): Uint8Array => Buffer.from(JSON.stringify(doc));
 
 /** Pick job -> its RPC message: typed envelope + the read-model document. */
 export function toPickJobMessage(job: PickJob): MessageInitShape<typeof PickJobSchema> {

@@ -4,11 +4,12 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { invalid } from "@fop/kit/errors";
+import { structDocument } from "@fop/kit/rpc/proto";
 import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { PickingService, PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { publicPickRun } from "../domain/pickrun.ts";
-import type { JsonObject as DomainJson, PickJob, PickRun } from "../domain/types.ts";
+import type { PickJob, PickRun } from "../domain/types.ts";
 import type { PickingDeps } from "../usecases/deps.ts";
 import * as pickingConfig from "../usecases/picking-config.ts";
 import * as jobs from "../usecases/pickjobs.ts";
@@ -20,7 +21,6 @@ import {
   toPickRunMessage,
 } from "./mapper.ts";
 
-const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 const jobOut = (job: PickJob) => ({ pickJob: toPickJobMessage(job) });
 const runOut = (run: PickRun) => ({ pickRun: toPickRunMessage(publicPickRun(run) as unknown as PickRun) });
 const opt = (s: string) => s || undefined;
@@ -74,7 +74,7 @@ export function pickingRoutes(deps: PickingDeps) {
         return { pickjobs: result.pickjobs.map(stripped), total: BigInt(result.total) };
       },
       async createPickJob(req, hctx) {
-        return jobOut(await jobs.createPickJob(deps, requestContext(hctx), asDomain(req.body)));
+        return jobOut(await jobs.createPickJob(deps, requestContext(hctx), structDocument(req.body)));
       },
       async getPickJob(req, hctx) {
         return { pickJob: storedPickJobMessage(await jobs.readPickJob(deps, requestContext(hctx), req.id)) };
@@ -84,7 +84,9 @@ export function pickingRoutes(deps: PickingDeps) {
         return { pickJobs: docs.map(storedPickJobMessage) };
       },
       async pickJobAction(req, hctx) {
-        return jobOut(await jobs.pickJobAction(deps, requestContext(hctx), req.id, asDomain(req.action)));
+        return jobOut(
+          await jobs.pickJobAction(deps, requestContext(hctx), req.id, structDocument(req.action)),
+        );
       },
       async patchPickJob(req, hctx) {
         return jobOut(
@@ -93,7 +95,7 @@ export function pickingRoutes(deps: PickingDeps) {
             requestContext(hctx),
             req.id,
             Number(req.version),
-            req.actions.map(asDomain),
+            req.actions.map(structDocument),
           ),
         );
       },
@@ -127,7 +129,7 @@ export function pickingRoutes(deps: PickingDeps) {
       },
 
       async createPickRun(req, hctx) {
-        return runOut(await runs.createPickRun(deps, requestContext(hctx), asDomain(req.body)));
+        return runOut(await runs.createPickRun(deps, requestContext(hctx), structDocument(req.body)));
       },
       async getPickRun(req, hctx) {
         return runOut(await runs.getPickRun(deps, requestContext(hctx), req.id));
@@ -139,12 +141,14 @@ export function pickingRoutes(deps: PickingDeps) {
             requestContext(hctx),
             req.id,
             Number(req.version),
-            req.actions.map(asDomain),
+            req.actions.map(structDocument),
           ),
         );
       },
       async pickRunAction(req, hctx) {
-        return runOut(await runs.pickRunAction(deps, requestContext(hctx), req.id, asDomain(req.action)));
+        return runOut(
+          await runs.pickRunAction(deps, requestContext(hctx), req.id, structDocument(req.action)),
+        );
       },
       async removePickJobFromPickRun(req, hctx) {
         return runOut(
@@ -160,7 +164,7 @@ export function pickingRoutes(deps: PickingDeps) {
         const r = await pickingConfig.patchPickingConfigurationOf(
           deps,
           requestContext(hctx),
-          asDomain(req.body),
+          structDocument(req.body),
         );
         return { configuration: toPickingConfigurationMessage(r.config), created: r.created };
       },

@@ -13,6 +13,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import type { DomainEvent } from "@fop/kit/events/envelope";
+import { documentJson } from "@fop/kit/rpc/proto";
 import {
   HandoverConfigurationSchema,
   ItemReturnJobSchema,
@@ -90,7 +91,7 @@ export const returnConfigurationEvent = (
     schema: ReturnConfigurationSchema,
     message: create(ReturnConfigurationSchema, {
       version: BigInt(c.version),
-      documentJson: Buffer.from(JSON.stringify(c), "utf8"),
+      documentJson: documentJson(c),
     }),
   },
 });
@@ -110,7 +111,7 @@ export const handoverConfigurationEvent = (
     schema: HandoverConfigurationSchema,
     message: create(HandoverConfigurationSchema, {
       version: BigInt(c.version),
-      documentJson: Buffer.from(JSON.stringify(c), "utf8"),
+      documentJson: documentJson(c),
     }),
   },
 });

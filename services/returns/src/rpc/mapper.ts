@@ -1,5 +1,6 @@
 /** Read models as messages: the typed envelope fields plus the document as UTF-8 JSON. */
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { documentJson } from "@fop/kit/rpc/proto";
 import {
   ReasonAction as Action,
   type ItemReturnJobSchema,
@@ -18,20 +19,20 @@ export const toReasonMessage = (r: Reason): MessageInitShape<typeof ReasonSchema
   id: r.id,
   version: BigInt(r.version),
   action: reasonActionToProto(r.action),
-  documentJson: Buffer.from(JSON.stringify(r), "utf8"),
+  documentJson: documentJson(r),
 });
 
 export const toJobMessage = (j: ItemReturnJob): MessageInitShape<typeof ItemReturnJobSchema> => ({
   id: j.id,
   version: BigInt(j.version),
   status: j.status,
-  documentJson: Buffer.from(JSON.stringify(j), "utf8"),
+  documentJson: documentJson(j),
 });
 
 export const toParcelMessage = (p: Parcel): MessageInitShape<typeof ParcelSchema> => ({
   id: p.id,
   version: BigInt(p.version),
-  documentJson: Buffer.from(JSON.stringify(p), "utf8"),
+  documentJson: documentJson(p),
 });
 
 export const storedJobMessage = (j: StoredJob): MessageInitShape<typeof ItemReturnJobSchema> => ({

@@ -1,7 +1,7 @@
 /** ReturnsService handlers: read the request context, call the use case, map the result. Nothing else. */
-import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { invalid } from "@fop/kit/errors";
+import { documentJson, structDocument } from "@fop/kit/rpc/proto";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import {
@@ -9,7 +9,7 @@ import {
   ReturnLineItemKind,
   ReturnsService,
 } from "@fop/proto/fop/returns/v1/returns_pb.js";
-import type { JsonObject as DomainJson, ReasonAction } from "../domain/types.ts";
+import type { ReasonAction } from "../domain/types.ts";
 import type { ReturnsDeps } from "../usecases/deps.ts";
 import * as handoverConfig from "../usecases/handover-config.ts";
 import * as itemReturns from "../usecases/itemreturns.ts";
@@ -18,17 +18,15 @@ import * as reasons from "../usecases/reasons.ts";
 import * as returnConfig from "../usecases/return-config.ts";
 import { storedJobMessage, toJobMessage, toParcelMessage, toReasonMessage } from "./mapper.ts";
 
-const asDomain = (o: JsonObject | undefined): DomainJson => (o ?? {}) as DomainJson;
 function kindOf(k: ReturnLineItemKind): "returned" | "notReturnable" {
   if (k === ReturnLineItemKind.RETURNED) return "returned";
   if (k === ReturnLineItemKind.NOT_RETURNABLE) return "notReturnable";
   throw invalid("UNKNOWN_KIND", "kind must name a line item list.", "kind");
 }
-const json = (doc: unknown) => Buffer.from(JSON.stringify(doc), "utf8");
 /** A per-tenant configuration document (return, handover) as its RPC message. */
 const configurationMessage = (c: { version: number }) => ({
   version: BigInt(c.version),
-  documentJson: json(c),
+  documentJson: documentJson(c),
 });
 
 function actionOf(a: Action): ReasonAction {
@@ -45,7 +43,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           deps,
           requestContext(hctx),
           actionOf(req.action),
-          asDomain(req.body),
+          structDocument(req.body),
         );
         return { reason: toReasonMessage(r.reason), created: r.created };
       },
@@ -71,7 +69,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           requestContext(hctx),
           actionOf(req.action),
           req.id,
-          asDomain(req.body),
+          structDocument(req.body),
         );
         return { reason: toReasonMessage(r) };
       },
@@ -82,7 +80,9 @@ export function returnRoutes(deps: ReturnsDeps) {
 
       async createItemReturnJob(req, hctx) {
         return {
-          itemReturnJob: toJobMessage(await jobs.createJob(deps, requestContext(hctx), asDomain(req.body))),
+          itemReturnJob: toJobMessage(
+            await jobs.createJob(deps, requestContext(hctx), structDocument(req.body)),
+          ),
         };
       },
       async getItemReturnJob(req, hctx) {
@@ -110,17 +110,17 @@ export function returnRoutes(deps: ReturnsDeps) {
           deps,
           requestContext(hctx),
           req.itemReturnJobId,
-          asDomain(req.body),
+          structDocument(req.body),
         );
         return { itemReturnJob: toJobMessage(j) };
       },
       async listItemReturns(req, hctx) {
         const list = await itemReturns.listItemReturns(deps, requestContext(hctx), req.itemReturnJobId);
-        return { itemReturnsJson: list.map(json) };
+        return { itemReturnsJson: list.map(documentJson) };
       },
       async getItemReturn(req, hctx) {
         return {
-          itemReturnJson: json(
+          itemReturnJson: documentJson(
             await itemReturns.getItemReturn(deps, requestContext(hctx), req.itemReturnJobId, req.id),
           ),
         };
@@ -131,7 +131,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           requestContext(hctx),
           req.itemReturnJobId,
           req.id,
-          asDomain(req.action),
+          structDocument(req.action),
         );
         return { itemReturnJob: toJobMessage(j) };
       },
@@ -144,7 +144,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           req.itemReturnId,
           kind,
           req.id,
-          asDomain(req.body),
+          structDocument(req.body),
         );
         return { itemReturnJob: toJobMessage(j) };
       },
@@ -155,7 +155,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           req.itemReturnJobId,
           req.itemReturnId,
           kindOf(req.kind),
-          asDomain(req.body),
+          structDocument(req.body),
         );
         return { itemReturnJob: toJobMessage(j) };
       },
@@ -183,7 +183,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           },
           listPage(req.page),
         );
-        return { itemReturnsJson: r.itemReturns.map(json), totalCount: BigInt(r.total) };
+        return { itemReturnsJson: r.itemReturns.map(documentJson), totalCount: BigInt(r.total) };
       },
       async createItemReturnParcel(req, hctx) {
         const p = await itemReturns.createParcel(
@@ -191,7 +191,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           requestContext(hctx),
           req.itemReturnJobId,
           req.itemReturnId,
-          asDomain(req.body),
+          structDocument(req.body),
         );
         return { parcel: toParcelMessage(p) };
       },
@@ -203,7 +203,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         const r = await returnConfig.upsertReturnConfiguration(
           deps,
           requestContext(hctx),
-          asDomain(req.body),
+          structDocument(req.body),
         );
         return {
           configuration: configurationMessage(r.config),
@@ -218,7 +218,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         const r = await handoverConfig.upsertHandoverConfiguration(
           deps,
           requestContext(hctx),
-          asDomain(req.body),
+          structDocument(req.body),
         );
         return {
           configuration: configurationMessage(r.config),
@@ -227,10 +227,10 @@ export function returnRoutes(deps: ReturnsDeps) {
       },
       async listRefuseReasons(_req, hctx) {
         const list = await handoverConfig.listRefusedReasons(deps, requestContext(hctx));
-        return { refusedReasonsJson: json(list) };
+        return { refusedReasonsJson: documentJson(list) };
       },
       async itemReturnJobAction(req, hctx) {
-        const j = await jobs.applyJobAction(deps, requestContext(hctx), req.id, asDomain(req.action));
+        const j = await jobs.applyJobAction(deps, requestContext(hctx), req.id, structDocument(req.action));
         return { itemReturnJob: toJobMessage(j) };
       },
     });
