@@ -2,7 +2,7 @@
 import { env } from "@fop/kit/config";
 import type { ServiceModule } from "@fop/kit/service";
 import { periodic } from "@fop/kit/worker";
-import { entities, migrations, SCHEMA } from "./db/orm.ts";
+import { migrations, SCHEMA } from "./db/orm.ts";
 import { auditRecordsConsumer } from "./events/audit-records.consumer.ts";
 import { auditRoutes } from "./rpc/routes.ts";
 import { sweepRetention } from "./usecases/audits.ts";
@@ -19,7 +19,6 @@ const config = {
 export const auditService: ServiceModule<AuditDeps, typeof config> = {
   name: "audit",
   schema: SCHEMA,
-  entities,
   migrations,
   config,
   createDeps: (base, cfg) => ({
@@ -34,13 +33,7 @@ export const auditService: ServiceModule<AuditDeps, typeof config> = {
   }),
   routes: auditRoutes,
   workers: (deps, base, cfg) => [
-    auditRecordsConsumer(deps, {
-      db: base.db,
-      nats: base.nats,
-      logger: base.logger,
-      metrics: base.metrics,
-      schema: SCHEMA,
-    }),
+    auditRecordsConsumer(deps, base),
     periodic("audit-retention", cfg.AUDIT_SWEEP_INTERVAL_MS, base.logger, async () => {
       const swept = await sweepRetention(deps);
       if (swept.deleted || swept.anonymized) base.logger.info(swept, "audit retention sweep");

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { env } from "@fop/kit/config";
 import type { ServiceModule } from "@fop/kit/service";
-import { entities, migrations, SCHEMA } from "./db/orm.ts";
+import { migrations, SCHEMA } from "./db/orm.ts";
 import { credentialsCipher, parseCredentialsKey } from "./domain/credentials.ts";
 import { carrierRoutes } from "./rpc/routes.ts";
 import type { CarriersDeps } from "./usecases/deps.ts";
@@ -17,7 +17,6 @@ const config = {
 export const carriersService: ServiceModule<CarriersDeps, typeof config> = {
   name: "carriers",
   schema: SCHEMA,
-  entities,
   migrations,
   config,
   createDeps: (base, cfg) => {

@@ -1,7 +1,7 @@
 /** The catalog service as the kit runs it. */
 import { env } from "@fop/kit/config";
 import type { ServiceModule } from "@fop/kit/service";
-import { entities, migrations, SCHEMA } from "./db/orm.ts";
+import { migrations, SCHEMA } from "./db/orm.ts";
 import { DEFAULT_GROUP_LIMITS } from "./domain/facility-group.ts";
 import { catalogRoutes } from "./rpc/routes.ts";
 import type { CatalogDeps } from "./usecases/deps.ts";
@@ -25,7 +25,6 @@ const config = {
 export const catalogService: ServiceModule<CatalogDeps, typeof config> = {
   name: "catalog",
   schema: SCHEMA,
-  entities,
   migrations,
   config,
   createDeps: (base, cfg) => ({

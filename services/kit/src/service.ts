@@ -87,6 +87,8 @@ export type BaseServiceConfig = ConfigOf<ReturnType<typeof baseServiceConfig>>;
 
 /** What every service's dependencies start from. */
 export interface ServiceBase {
+  /** The Postgres schema the service owns ({@link ServiceModule.schema}). */
+  schema: string;
   /** The service's Postgres pool (its own role and schema): plain SQL, db/sql.ts. */
   db: SqlPool;
   nats: Nats;
@@ -113,8 +115,12 @@ export interface ServiceModule<D, S extends ConfigSchema = ConfigSchema> {
   name: ServiceName;
   /** The Postgres schema the service owns. */
   schema: string;
+  /**
+   * MikroORM entity schemas; none by default: MikroORM only runs the migrations, the use cases
+   * read and write with plain SQL (db/sql.ts).
+   */
   // biome-ignore lint/suspicious/noExplicitAny: entity schemas of any shape
-  entities: EntitySchema<any, any>[];
+  entities?: EntitySchema<any, any>[];
   migrations: MigrationObject[];
   /** The service's own environment on top of {@link baseServiceConfig}. */
   config: S;
@@ -157,7 +163,7 @@ export async function migrateService(
   const orm = await initOrm({
     clientUrl: databaseUrl,
     schema: mod.schema,
-    entities: mod.entities,
+    entities: mod.entities ?? [],
     migrations: mod.migrations,
     poolMax: 1,
   });
@@ -242,6 +248,7 @@ export async function startService<D, S extends ConfigSchema>(
   }
   const keys = rpcKeys(config);
   const base: ServiceBase = {
+    schema: mod.schema,
     db,
     nats,
     outbox,

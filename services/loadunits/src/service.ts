@@ -9,7 +9,7 @@ import type { RpcCredentials } from "@fop/kit/rpc/auth";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { ServiceModule } from "@fop/kit/service";
 import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
-import { entities, migrations, SCHEMA } from "./db/orm.ts";
+import { migrations, SCHEMA } from "./db/orm.ts";
 import { pickJobsConsumer } from "./events/pickjobs.consumer.ts";
 import { loadUnitRoutes } from "./rpc/routes.ts";
 import type { LoadUnitsDeps, PickJobSource } from "./usecases/deps.ts";
@@ -49,7 +49,6 @@ export function pickingPickJobs(pickingUrl: string, credentials: RpcCredentials)
 export const loadUnitsService: ServiceModule<LoadUnitsDeps, typeof config> = {
   name: "loadunits",
   schema: SCHEMA,
-  entities,
   migrations,
   config,
   createDeps: (base, cfg) => ({
@@ -63,13 +62,5 @@ export const loadUnitsService: ServiceModule<LoadUnitsDeps, typeof config> = {
     iconMaxBytes: cfg.ICON_MAX_BYTES,
   }),
   routes: loadUnitRoutes,
-  workers: (_deps, base) => [
-    pickJobsConsumer({
-      db: base.db,
-      nats: base.nats,
-      logger: base.logger,
-      metrics: base.metrics,
-      schema: SCHEMA,
-    }),
-  ],
+  workers: (_deps, base) => [pickJobsConsumer(base)],
 };

@@ -9,7 +9,7 @@ import { eventConsumer } from "@fop/kit/events/consumer";
 import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
 import { parseSealKey, sealer } from "@fop/kit/seal";
 import type { ServiceModule } from "@fop/kit/service";
-import { entities, migrations, SCHEMA } from "./db/orm.ts";
+import { migrations, SCHEMA } from "./db/orm.ts";
 import { liveNotifications, livePublisher } from "./delivery/live.ts";
 import { smtpMailer } from "./delivery/mailer.ts";
 import { hostResolver, parseHosts } from "./delivery/resolve.ts";
@@ -80,7 +80,6 @@ export const notificationsService: ServiceModule<
 > = {
   name: "notifications",
   schema: SCHEMA,
-  entities,
   migrations,
   config,
   createDeps: (base, cfg) => {
@@ -163,17 +162,14 @@ export const notificationsService: ServiceModule<
   routes: notificationRoutes,
   workers: (deps, base) => [
     deps.interest,
-    eventConsumer(
-      { db: base.db, nats: base.nats, logger: base.logger, metrics: base.metrics, schema: SCHEMA },
-      {
-        name: "notifications-dispatch",
-        // An event its tenant's subscriptions and channels do not take is acknowledged from its
-        // subject and tenant header: not decoded, no transaction, no inbox row.
-        accepts: deps.interest.accepts,
-        handle: (tx, event) => dispatchEvent(deps, tx, event),
-        concurrency: 8,
-      },
-    ),
+    eventConsumer(base, {
+      name: "notifications-dispatch",
+      // An event its tenant's subscriptions and channels do not take is acknowledged from its
+      // subject and tenant header: not decoded, no transaction, no inbox row.
+      accepts: deps.interest.accepts,
+      handle: (tx, event) => dispatchEvent(deps, tx, event),
+      concurrency: 8,
+    }),
     deps.worker,
   ],
 };

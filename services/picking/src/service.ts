@@ -4,7 +4,7 @@ import { env } from "@fop/kit/config";
 import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
 import { newShortId } from "@fop/kit/ids";
 import type { ServiceModule } from "@fop/kit/service";
-import { entities, migrations, SCHEMA } from "./db/orm.ts";
+import { migrations, SCHEMA } from "./db/orm.ts";
 import { pooledRenderer } from "./documents/renderer.ts";
 import { loadUnitsClient, loadUnitsConfig } from "./rpc/loadunits-client.ts";
 import { pickingRoutes } from "./rpc/routes.ts";
@@ -37,7 +37,6 @@ const config = {
 export const pickingService: ServiceModule<PickingDeps, typeof config> = {
   name: "picking",
   schema: SCHEMA,
-  entities,
   migrations,
   config,
   createDeps: (base, cfg) => ({

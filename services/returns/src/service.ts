@@ -3,7 +3,7 @@ import { carrierRegistry, carriersConfig } from "@fop/kit/carriers";
 import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
 import { newShortId } from "@fop/kit/ids";
 import type { ServiceModule } from "@fop/kit/service";
-import { entities, migrations, SCHEMA } from "./db/orm.ts";
+import { migrations, SCHEMA } from "./db/orm.ts";
 import { returnRoutes } from "./rpc/routes.ts";
 import type { ReturnsDeps } from "./usecases/deps.ts";
 
@@ -12,7 +12,6 @@ const config = { ...facilitiesConfig, ...carriersConfig };
 export const returnsService: ServiceModule<ReturnsDeps, typeof config> = {
   name: "returns",
   schema: SCHEMA,
-  entities,
   migrations,
   config,
   createDeps: (base, cfg) => ({

@@ -5,9 +5,6 @@ import { M0001Initial } from "./migrations/m0001-initial.ts";
 /** The schema (and database role prefix) the audit service owns. */
 export const SCHEMA = "audit";
 
-/** No ORM entities: the use cases read and write with parameterised SQL (usecases/audits.ts). */
-export const entities = [];
-
 /** Applied in order; never edit a released migration, add a new one. */
 export const migrations: MigrationObject[] = [
   ...kitEventMigrations,

@@ -6,9 +6,6 @@ import { M0002FacilityGroups } from "./migrations/m0002-facility-groups.ts";
 /** The schema (and database role prefix) the catalog service owns. */
 export const SCHEMA = "catalog";
 
-/** No ORM entities: the use cases read and write with parameterised SQL (*.rows.ts). */
-export const entities = [];
-
 /** Applied in order; never edit a released migration, add a new one. */
 export const migrations: MigrationObject[] = [
   ...kitEventMigrations,

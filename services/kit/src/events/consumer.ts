@@ -106,6 +106,7 @@ export interface BatchHandler {
   size?: number;
 }
 
+/** What a consumer runs on; a service's ServiceBase (service.ts) is one. */
 export interface ConsumerDeps {
   db: SqlPool;
   nats: Nats;

@@ -5,9 +5,6 @@ import { M0001Initial } from "./migrations/m0001-initial.ts";
 /** The schema (and database role prefix) the notifications service owns. */
 export const SCHEMA = "notifications";
 
-/** No ORM entities: the use cases read and write rows with parameterised SQL (db/rows.ts). */
-export const entities = [];
-
 /** Applied in order; never edit a released migration, add a new one. */
 export const migrations: MigrationObject[] = [
   ...kitEventMigrations,

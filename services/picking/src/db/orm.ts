@@ -7,12 +7,6 @@ import { M0003PickingConfiguration } from "./migrations/m0003-picking-configurat
 /** The schema (and database role prefix) the picking service owns. */
 export const SCHEMA = "picking";
 
-/**
- * No ORM entities: the use cases read and write pick_job / pick_run / picking_configuration with parameterised SQL
- * (db/rows.ts), a document plus derived columns, one statement per step.
- */
-export const entities = [];
-
 /** Applied in order; never edit a released migration, add a new one. */
 export const migrations: MigrationObject[] = [
   ...kitEventMigrations,

@@ -11,9 +11,6 @@ import { M0007HandoverConfiguration } from "./migrations/m0007-handover-configur
 /** The schema (and database role prefix) the returns service owns. */
 export const SCHEMA = "returns";
 
-/** No ORM entities: the use cases read and write rows with parameterised SQL (db/rows.ts). */
-export const entities = [];
-
 /** Applied in order; never edit a released migration, add a new one. */
 export const migrations: MigrationObject[] = [
   ...kitEventMigrations,
