@@ -13,6 +13,7 @@ export function auditRoutes(app: RouteApp, { clients }: RouteDeps): void {
     "/api/audits",
     {
       schema: {
+        operationId: "getAudits",
         summary: "List audits (deprecated: use POST /api/audits/search)",
         tags,
         querystring: AuditListQuery,
@@ -39,6 +40,7 @@ export function auditRoutes(app: RouteApp, { clients }: RouteDeps): void {
     "/api/audits/search",
     {
       schema: {
+        operationId: "searchAudit",
         summary: "Search audits",
         tags,
         body: AuditSearchPayload,

@@ -36,6 +36,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "getCarriers",
         summary: "List carriers",
         tags: carrierTags,
         querystring: CarrierListQuery,
@@ -60,6 +61,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "addCarrier",
         summary: "Create carrier",
         description:
           "The key is unique in the tenant (409 when taken). Credentials are stored sealed; no response ever shows more of them than their `key`.",
@@ -81,6 +83,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "getCarrier",
         summary: "Get carrier",
         tags: carrierTags,
         params: CarrierIdParams,
@@ -100,6 +103,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "patchCarrier",
         summary: "Update carrier",
         description:
           "ModifyCarrier actions on the version the body names. Credentials of the stored type are merged (send only what changes); another type replaces them.",
@@ -122,6 +126,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "getCarrierConfiguration",
         summary: "Get carrier config",
         description:
           "Retrieves the configuration for a specific carrier by its ID. If no configuration exists, a default one is created and returned.",
@@ -143,6 +148,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "putCarrierConfiguration",
         summary: "Update carrier config",
         description:
           "Replaces the complete configuration on the version the body names (409 when stale): return labels, weight adjustment, non-delivery days, country service mappings, pick-up times. Carrier-specific fields (GLS, FedEx, Bring, DHL V2, ...) are kept.",
@@ -165,6 +171,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "getCarrierCountryServiceMappings",
         summary: "List country service mappings",
         tags: configTags,
         params: CarrierIdParams,
@@ -191,6 +198,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "createCarrierCountryServiceMapping",
         summary: "Create country service mapping",
         description:
           "carrierConfigurationVersion must be the configuration's current version (409 otherwise); the write moves it.",
@@ -216,6 +224,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "getCarrierCountryServiceMapping",
         summary: "Get country service mapping",
         tags: configTags,
         params: MappingIdParams,
@@ -238,6 +247,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "updateCarrierCountryServiceMapping",
         summary: "Update country service mapping",
         description:
           "The fields the body gives replace the mapping's; carrierConfigurationVersion must be the configuration's current version (409 otherwise).",
@@ -262,6 +272,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     `${MAPPINGS}/:countryServiceMappingId`,
     {
       schema: {
+        operationId: "deleteCarrierCountryServiceMapping",
         summary: "Delete country service mapping",
         description: "200 with an empty body; the configuration's version moves.",
         tags: configTags,
@@ -285,6 +296,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "getTransitTimeConfiguration",
         summary: "Get transit time config",
         description: "404 until the first PUT.",
         tags: configTags,
@@ -304,6 +316,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "putTransitTimeConfiguration",
         summary: "Update transit time config",
         description:
           "Creates the configuration (the version is not checked then: there is none yet) or replaces it on the version the body names (409 when stale). 200 either way, as the reference answers.",

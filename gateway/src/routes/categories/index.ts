@@ -24,6 +24,7 @@ export function categoryRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "getCategories",
         summary: "List categories",
         tags,
         querystring: Type.Object(ListQuery),
@@ -46,6 +47,7 @@ export function categoryRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "createCategory",
         summary: "Create category",
         tags,
         body: CategoryForCreation,
@@ -68,6 +70,7 @@ export function categoryRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "searchCategory",
         summary: "List categories (search)",
         tags,
         body: CategorySearchPayload,
@@ -94,6 +97,7 @@ export function categoryRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "getCategory",
         summary: "Get category",
         tags,
         params: CategoryIdParams,
@@ -113,6 +117,7 @@ export function categoryRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "replaceCategory",
         summary: "Replace category",
         tags,
         params: CategoryIdParams,
@@ -144,6 +149,7 @@ export function categoryRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "deleteCategory",
         summary: "Delete category",
         tags,
         params: CategoryIdParams,

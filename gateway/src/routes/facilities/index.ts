@@ -29,6 +29,7 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     "/api/facilities",
     {
       schema: {
+        operationId: "getAllFacilities",
         summary: "List facilities",
         tags,
         querystring: FacilityListQuery,
@@ -56,6 +57,7 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     "/api/facilities",
     {
       schema: {
+        operationId: "addFacility",
         summary: "Create facility",
         tags,
         body: FacilityForCreation,
@@ -77,6 +79,7 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     "/api/facilities/:facilityId",
     {
       schema: {
+        operationId: "getFacility",
         summary: "Get facility",
         tags,
         params: FacilityIdParams,
@@ -96,6 +99,7 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     "/api/facilities/:facilityId",
     {
       schema: {
+        operationId: "patchFacility",
         summary: "Modify facility",
         description:
           "Changes the fields the body names (null removes an optional field). The deprecated {version, actions: [ModifyFacility]} form is still accepted.",
@@ -120,6 +124,7 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     "/api/facilities/:facilityId",
     {
       schema: {
+        operationId: "replaceFacility",
         summary: "Replace facility",
         description:
           "Replaces the facility on the version the body names: every field takes the body's value, a field it leaves out is removed.",
@@ -144,6 +149,7 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     "/api/facilities/:facilityId",
     {
       schema: {
+        operationId: "deleteFacility",
         summary: "Delete facility",
         tags,
         params: FacilityIdParams,

@@ -30,6 +30,7 @@ export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: Route
     {
       ...plainJson,
       schema: {
+        operationId: "getAllFacilityGroups",
         summary: "List facility groups",
         description: "By id (creation order); `tenantFacilityGroupId` narrows to that group.",
         tags,
@@ -61,6 +62,7 @@ export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: Route
     {
       ...plainJson,
       schema: {
+        operationId: "addFacilityGroup",
         summary: "Create facility group",
         description: `201 with the group. Every facility must be one of the tenant's (400). ${LIMITS}`,
         tags,
@@ -81,6 +83,7 @@ export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: Route
     {
       ...plainJson,
       schema: {
+        operationId: "searchFacilityGroup",
         summary: "Search facility groups",
         tags,
         body: FacilityGroupSearchPayload,
@@ -107,6 +110,7 @@ export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: Route
     {
       ...plainJson,
       schema: {
+        operationId: "getFacilityGroup",
         summary: "Get facility group",
         tags,
         params: FacilityGroupIdParams,
@@ -125,6 +129,7 @@ export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: Route
     {
       ...plainJson,
       schema: {
+        operationId: "replaceFacilityGroup",
         summary: "Update facility group",
         description: `Replaces every updatable field on the version the body names (409 when stale): facilityRefs and customAttributes left out are removed. ${LIMITS}`,
         tags,
@@ -145,6 +150,7 @@ export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: Route
     {
       ...plainJson,
       schema: {
+        operationId: "deleteFacilityGroup",
         summary: "Delete facility group",
         tags,
         params: FacilityGroupIdParams,
@@ -163,6 +169,7 @@ export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: Route
     {
       ...plainJson,
       schema: {
+        operationId: "facilityGroupAction",
         summary: "Add or remove facilities",
         description: `ADD_FACILITIES_TO_GROUP (version optional, as in the reference) and REMOVE_FACILITIES_FROM_GROUP (version required; 409 when stale) and their VERSIONLESS_ variants, which apply to the group as it is (concurrent ones all land). 1 to 200 facilities each; added ones must be the tenant's; removing one not in the group changes nothing. ${LIMITS}`,
         tags,

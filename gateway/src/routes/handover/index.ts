@@ -20,6 +20,7 @@ export function handoverRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "getAllRefuseReasons",
         summary: "List refuse reasons",
         description: "The tenant's refuse reasons (none until PUT /api/configurations/handover names some).",
         tags,
@@ -38,6 +39,7 @@ export function handoverRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "getHandoverConfiguration",
         summary: "Get handover configuration",
         description: "Ours (the reference only reads the refuse reasons). 404 until the first PUT.",
         tags,
@@ -56,6 +58,7 @@ export function handoverRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "upsertHandoverConfiguration",
         summary: "Upsert handover configuration",
         description:
           "Ours (the reference only reads the refuse reasons). 201 when it creates the configuration (the version is not checked then), 200 when it replaces it on the version the body names (409 when stale). refusedReason is set to the text of the first locale.",

@@ -40,6 +40,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "getItemReturnJobs",
         summary: "List item return jobs",
         description:
           "By id (creation order). Filters combine: facilityId (an origin facility or an item return's return facility), statuses, scannable codes (repeat the parameter for several), searchTerm (shortId, tenantOrderId, id, consumer names, e-mail, postal code, city), anonymized.",
@@ -79,6 +80,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "createItemReturnJob",
         summary: "Create item return job",
         description:
           "200 with the job, as the reference answers. Every origin facility must exist (400 otherwise).",
@@ -99,6 +101,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "getItemReturnJob",
         summary: "Get item return job",
         tags,
         params: ItemReturnJobIdParams,
@@ -118,6 +121,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "updateItemReturnJob",
         summary: "Call item return job action",
         description:
           "One action on the version it names (409 when stale). StartItemReturnJob: OPEN -> IN_PROGRESS; FinishItemReturnJob: OPEN or IN_PROGRESS -> FINISHED; RestartItemReturnJob: FINISHED -> IN_PROGRESS; anything else is 422 naming what is possible. The line item actions move or replace the job's line items.",
@@ -145,6 +149,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "createItemReturn",
         summary: "Add item return to item return job",
         description:
           "Names the job's version (409 when stale); answers 200 with the whole job. Every line names a line item of the job (returned lines a returnable one); the return facility must exist.",
@@ -167,6 +172,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "getItemReturns",
         summary: "List item returns",
         tags,
         params: ItemReturnJobIdParams,
@@ -186,6 +192,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "getItemReturn",
         summary: "Get item return",
         tags,
         params: ItemReturnParams,
@@ -208,6 +215,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "itemReturnActions",
         summary: "Call item return action",
         description:
           "One action on the job version it names (409 when stale); 422 INVALID_TRANSITION naming what is possible. Answers the whole job.",
@@ -228,12 +236,13 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     },
   );
 
-  for (const [path, param, kind, body, summary] of [
+  for (const [path, param, kind, body, operationId, summary] of [
     [
       "returnedlineitems",
       "returnedLineItemId",
       ReturnLineItemKind.RETURNED,
       ItemReturnLineItemForUpdate,
+      "updateItemReturnLineItem",
       "Update returned line item",
     ],
     [
@@ -241,6 +250,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
       "returnedNotReturnableLineItemId",
       ReturnLineItemKind.NOT_RETURNABLE,
       ItemReturnNotReturnableLineItemForUpdate,
+      "updateItemReturnNotReturnableLineItem",
       "Update returned not returnable line item",
     ],
   ] as const) {
@@ -249,6 +259,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
       {
         ...plainJson,
         schema: {
+          operationId,
           summary,
           description:
             "status (OPEN, IN_PROGRESS, WAITING_FOR_INPUT move freely; ACCEPTED, REJECTED, CANCELED are final: 422), decisionReason" +
@@ -278,17 +289,19 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     );
   }
 
-  for (const [path, kind, body, summary] of [
+  for (const [path, kind, body, operationId, summary] of [
     [
       "returnedlineitems",
       ReturnLineItemKind.RETURNED,
       ReplaceReturnedLineItems,
+      "replaceReturnedLineItems",
       "Replace returned line items",
     ],
     [
       "returnednotreturnablelineitems",
       ReturnLineItemKind.NOT_RETURNABLE,
       ReplaceReturnedNotReturnableLineItems,
+      "replaceReturnedNotReturnableLineItems",
       "Replace returned not returnable line items",
     ],
   ] as const) {
@@ -297,6 +310,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
       {
         ...plainJson,
         schema: {
+          operationId,
           summary,
           description:
             "Replaces the list with 1 to 100 new line items (new ids) on the job version the body names (409 when stale); answers the whole job.",
@@ -328,6 +342,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "deleteItemReturn",
         summary: "Delete item return",
         description:
           "Deprecated. Removes the item return on the job version the query names (409 when stale); answers the job.",
@@ -358,6 +373,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "findItemReturns",
         summary: "Get item returns",
         description:
           "Item returns across jobs, by id (creation order); `searchPaths` names the job each is in. Filters combine: searchTerm (item return id, tenantOrderId, consumer names, article ids and titles), statuses, line item statuses, facilityRefs (return or origin facility), anonymized (repeat a parameter for several values).",
@@ -392,6 +408,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "createItemReturnParcel",
         summary: "Create item return parcel",
         description:
           "201 with the Parcel; its id joins the item return's parcelRefs (at most 50; the job's version moves). carrierRef must be one of the tenant's carriers (400). sender defaults to the return facility's address, recipient to the job's first consumer address, processRef is the job's; status OPEN unless given. tenantParcelId is unique among the tenant's parcels that are not OBSOLETE or CANCELED (409). A CANCELED or OBSOLETE item return takes no parcels (422).",
@@ -417,6 +434,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "getReturnConfiguration",
         summary: "Get return configuration",
         description: "404 until the first PUT.",
         tags: ["Returns Configuration (Operations)"],
@@ -435,6 +453,7 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
     {
       ...plainJson,
       schema: {
+        operationId: "upsertReturnConfiguration",
         summary: "Upsert return configuration",
         description:
           "201 when it creates the configuration (the version is not checked then), 200 when it replaces it on the version the body names (409 when stale). Return reasons without identifier get the next free one (1-99, then A-Z).",

@@ -102,6 +102,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "getAllLoadUnits",
         summary: "List load units",
         tags,
         querystring: LoadUnitListQuery,
@@ -131,6 +132,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "addLoadUnit",
         summary: "Create load units",
         tags,
         body: LoadUnitsForCreation,
@@ -150,6 +152,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "deleteLoadUnits",
         summary: "Soft delete load units",
         description:
           "Sets the named load units OBSOLETE, all or none. 400: neither pickJobRef nor id. 404: the pick job or an id is unknown. 422: an id names a load unit of another pick job than pickJobRef, or one that is OBSOLETE already. Only pickJobRef: every AVAILABLE load unit of that job.",
@@ -174,6 +177,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "getLoadUnitByID",
         summary: "Get load unit",
         tags,
         params: LoadUnitIdParams,
@@ -195,6 +199,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "deleteLoadUnit",
         summary: "Soft delete a load unit",
         tags,
         params: LoadUnitIdParams,
@@ -214,6 +219,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "patchLoadUnitByID",
         summary: "Update load unit (deprecated: use POST /api/loadunits/{loadUnitId}/actions)",
         tags,
         params: LoadUnitIdParams,
@@ -242,6 +248,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "loadUnitActions",
         summary: "Call load unit action",
         tags,
         params: LoadUnitIdParams,
@@ -262,6 +269,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "getStackForLoadUnit",
         summary: "Get load unit stack",
         tags: ["Stacks (Operations)"],
         params: LoadUnitIdParams,
@@ -283,6 +291,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "getStacks",
         summary: "Get all Stacks respecting the given filter",
         tags: stackTags,
         querystring: StackListQuery,
@@ -304,6 +313,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "createStack",
         summary: "Create stack",
         tags: stackTags,
         body: StackForCreation,
@@ -322,6 +332,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     {
       ...plainJson,
       schema: {
+        operationId: "getStackById",
         summary: "Get Stack respecting the given id",
         tags: stackTags,
         params: StackIdParams,
@@ -346,6 +357,14 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       param: "operativeContainerTypeId",
       params: OperativeContainerTypeIdParams,
       name: "operative container type",
+      /** The reference's operationIds, by route below. */
+      operationIds: {
+        list: "getOperativeContainerTypes",
+        create: "createOperativeContainerType",
+        get: "getOperativeContainerTypeById",
+        update: "updateOperativeContainerTypeById",
+        icon: "uploadOperativeContainerTypeIcon",
+      },
       tags: ["Operative Container (Operations)"],
       read: "CONFIG_READ" as const,
       write: "CONFIG_WRITE" as const,
@@ -366,6 +385,13 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       param: "loadUnitTypeId",
       params: LoadUnitTypeIdParams,
       name: "load unit type",
+      operationIds: {
+        list: "getLoadUnitTypes",
+        create: "createLoadUnitTypes",
+        get: "getLoadUnitTypeByID",
+        update: "updateLoadUnitType",
+        icon: "uploadLoadUnitTypeIcon",
+      },
       tags,
       read: "LOADUNITTYPE_READ" as const,
       write: "LOADUNITTYPE_WRITE" as const,
@@ -387,6 +413,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       {
         ...plainJson,
         schema: {
+          operationId: k.operationIds.list,
           summary: `List ${k.name}s`,
           tags: k.tags,
           querystring: k.listQuery,
@@ -421,6 +448,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       {
         ...plainJson,
         schema: {
+          operationId: k.operationIds.create,
           summary: `Create ${k.name}`,
           tags: k.tags,
           ...localeQuery,
@@ -443,6 +471,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       {
         ...plainJson,
         schema: {
+          operationId: k.operationIds.get,
           summary: `Get ${k.name}`,
           tags: k.tags,
           params: k.params,
@@ -464,6 +493,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       {
         ...plainJson,
         schema: {
+          operationId: k.operationIds.update,
           summary: `Update ${k.name}`,
           tags: k.tags,
           params: k.params,
@@ -486,6 +516,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       {
         ...plainJson,
         schema: {
+          operationId: k.operationIds.icon,
           summary: `Upload or replace the ${k.name}'s icon`,
           tags: k.tags,
           params: k.params,
@@ -516,6 +547,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     "/api/icons/:iconId",
     {
       schema: {
+        operationId: "getIcon",
         summary:
           "Get an uploaded icon (the target of an operative container type's or load unit type's iconUrl)",
         tags: ["Operative Container (Operations)"],

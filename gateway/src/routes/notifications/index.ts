@@ -54,6 +54,7 @@ export function notificationRoutes(app: RouteApp, { clients }: RouteDeps): void 
       {
         ...plainJson,
         schema: {
+          operationId: facility ? "getNotificationCenterFacilityConfig" : "getNotificationCenterConfig",
           summary: facility ? "Get facility notification config" : "Get notification config",
           description: `404 until the first PUT.${extra404}`,
           tags,
@@ -76,6 +77,7 @@ export function notificationRoutes(app: RouteApp, { clients }: RouteDeps): void 
       {
         ...plainJson,
         schema: {
+          operationId: facility ? "upsertNotificationCenterFacilityConfig" : "upsertNotificationCenterConfig",
           summary: facility ? "Update facility notification config" : "Update notification config",
           description: `Without version it creates the configuration (201); afterwards it replaces every channel on the version the body names (200; 409 when stale). Channels get new ids. ${LIMITS}${extra404}`,
           tags,
@@ -103,6 +105,9 @@ export function notificationRoutes(app: RouteApp, { clients }: RouteDeps): void 
       {
         ...plainJson,
         schema: {
+          operationId: facility
+            ? "executeNotificationCenterFacilityConfigAction"
+            : "executeNotificationCenterConfigAction",
           summary: facility ? "Call facility notification action" : "Call notification action",
           description: `ADD_CHANNEL (the channel gets an id) or UPDATE_CHANNEL (replaces the channel with that id; an unknown id is a 404), on the version the action names (409 when stale). ${LIMITS}${extra404}`,
           tags,
@@ -126,6 +131,9 @@ export function notificationRoutes(app: RouteApp, { clients }: RouteDeps): void 
       {
         ...plainJson,
         schema: {
+          operationId: facility
+            ? "deleteNotificationCenterFacilityConfigChannel"
+            : "deleteNotificationCenterConfigChannel",
           summary: facility ? "Delete facility notification channel" : "Delete notification channel",
           description: `The configuration's current version is required (409 when stale); an unknown channel is a 404.${extra404}`,
           tags,
@@ -160,6 +168,7 @@ export function notificationRoutes(app: RouteApp, { clients }: RouteDeps): void 
     {
       ...plainJson,
       schema: {
+        operationId: "searchNotification",
         summary: "List notifications (search)",
         description:
           "The tenant's stored CLIENT notifications (one per event and channel). Query: category, created, facilityRef, priority {label, sequence}, status, and/or; sort created or status.",
@@ -185,6 +194,7 @@ export function notificationRoutes(app: RouteApp, { clients }: RouteDeps): void 
     "/api/notifications/stream",
     {
       schema: {
+        operationId: "streamNotifications",
         summary: "Live notifications (Server-Sent Events)",
         description:
           "Ours: a `text/event-stream` of the tenant's new CLIENT notifications as they are stored, each as `event: notification`, `id: <notification id>`, `data: <Notification JSON>`; a `: heartbeat` comment every 15 s keeps proxies from closing it. Authenticate with the bearer token header (a fetch-based SSE client; the browser's EventSource cannot send headers). At most once: after a reconnect, search for what was missed (created gte the last one seen).",

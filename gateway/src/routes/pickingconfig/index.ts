@@ -15,6 +15,7 @@ export function pickingConfigurationRoutes(app: RouteApp, { clients }: RouteDeps
     {
       ...plainJson,
       schema: {
+        operationId: "getPickingConfigurations",
         summary: "Get picking config",
         description:
           "The tenant's picking configuration; before the first PATCH, the defaults with version 0 (nothing stored).",
@@ -34,6 +35,7 @@ export function pickingConfigurationRoutes(app: RouteApp, { clients }: RouteDeps
     {
       ...plainJson,
       schema: {
+        operationId: "putPickingConfigurations",
         summary: "Update picking config",
         description:
           "Replaces each sub-configuration the body names (the others are kept) on the version the body names: 0 before the first PATCH, which creates the configuration (201); later 200; 409 when stale. Which sub-configurations take effect: the picking service's README.",

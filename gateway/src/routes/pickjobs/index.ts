@@ -44,6 +44,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "queryPickJobs",
         summary: "List pick jobs",
         tags,
         querystring: PickJobListQuery,
@@ -89,6 +90,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "addPickJob",
         summary: "Create pick job",
         tags,
         body: PickJobForCreation,
@@ -108,6 +110,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "searchPickJob",
         summary: "List pick jobs (search)",
         tags,
         body: PickJobSearchPayload,
@@ -129,6 +132,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "getPickJob",
         summary: "Get pick job",
         tags,
         params: PickJobIdParams,
@@ -150,6 +154,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "patchPickJob",
         summary: "Update pick job (deprecated: use POST /api/pickjobs/{pickJobId}/actions)",
         tags,
         params: PickJobIdParams,
@@ -178,6 +183,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "pickJobAction",
         summary: "Call pick job action",
         tags,
         params: PickJobIdParams,
@@ -199,6 +205,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "queryPickLineItemsSubstitutes",
         summary: "List available line item substitutes",
         tags,
         params: PickLineItemParams,
@@ -221,16 +228,29 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     ...errorResponses(401, 403, 404),
   };
   const documents = [
-    ["returnnote", "return note", PickJobDocumentKind.RETURN_NOTE, undefined],
-    ["transferlabel", "transfer label", PickJobDocumentKind.TRANSFER_LABEL, undefined],
-    ["deliverynote", "delivery note", PickJobDocumentKind.DELIVERY_NOTE, DeliveryNoteQuery],
+    ["returnnote", "getReturnNotesForPickjob", "return note", PickJobDocumentKind.RETURN_NOTE, undefined],
+    [
+      "transferlabel",
+      "getPickJobTransferLabel",
+      "transfer label",
+      PickJobDocumentKind.TRANSFER_LABEL,
+      undefined,
+    ],
+    [
+      "deliverynote",
+      "getPickJobDeliveryNote",
+      "delivery note",
+      PickJobDocumentKind.DELIVERY_NOTE,
+      DeliveryNoteQuery,
+    ],
   ] as const;
-  for (const [path, name, kind, querystring] of documents) {
+  for (const [path, operationId, name, kind, querystring] of documents) {
     app.get(
       `/api/pickjobs/:pickJobId/${path}`,
       {
         ...plainJson,
         schema: {
+          operationId,
           summary: `Get pick job ${name}`,
           tags,
           params: PickJobIdParams,
@@ -258,6 +278,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "getPickJobDocumentHandling",
         summary: "Get pick job document handling",
         tags: ["Picking Configuration (Operations)"],
         params: PickJobIdParams,
@@ -278,6 +299,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "queryPickJobLoadUnits",
         summary: "List pick job load units",
         description: "Every load unit of the pick job, AVAILABLE and OBSOLETE, oldest first.",
         tags,
@@ -302,6 +324,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "addPickJobLoadUnits",
         summary: "Create pick job load unit",
         tags,
         params: PickJobIdParams,

@@ -21,6 +21,7 @@ export function pickRunRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "addPickRun",
         summary: "Create pick run",
         tags,
         body: PickRunForCreation,
@@ -40,6 +41,7 @@ export function pickRunRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "getPickRun",
         summary: "Get pick run",
         tags,
         params: PickRunIdParams,
@@ -61,6 +63,7 @@ export function pickRunRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "patchPickRun",
         summary: "Update pick run",
         tags,
         params: PickRunIdParams,
@@ -85,6 +88,7 @@ export function pickRunRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "pickRunAction",
         summary: "Call pick run action",
         tags,
         params: PickRunIdParams,
@@ -106,6 +110,7 @@ export function pickRunRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     {
       ...plainJson,
       schema: {
+        operationId: "patchPickRunPickJobs",
         summary: "Update pick run pick jobs (deprecated: use the REMOVE_PICK_JOB action)",
         tags,
         params: PickRunIdParams,

@@ -18,6 +18,8 @@ interface Kind {
   /** Reference schema names: <title>, <title>ForCreation, <title>ForModification, <title>s. */
   title: string;
   label: string;
+  /** The reference's operationIds, by route below. */
+  operationIds: { list: string; create: string; get: string; replace: string; delete: string };
   lifecycle: Lifecycle;
   tags: string[];
   /** The list repeats its page under this key too (RerouteDescriptions: `rerouteDescriptions`). */
@@ -31,6 +33,13 @@ const KINDS: Kind[] = [
     action: ReasonAction.CANCELATION,
     title: "CancelationReason",
     label: "cancellation reason",
+    operationIds: {
+      list: "getCancelationReasons",
+      create: "postCancelationReason",
+      get: "getCancelationReasonById",
+      replace: "putCancelationReason",
+      delete: "deleteCancelationReason",
+    },
     lifecycle: "GA",
     tags: ["Orders Configuration (DOMS)"],
   },
@@ -40,6 +49,13 @@ const KINDS: Kind[] = [
     action: ReasonAction.REROUTE,
     title: "RerouteDescription",
     label: "reroute description",
+    operationIds: {
+      list: "getRerouteDescriptions",
+      create: "postRerouteDescription",
+      get: "getRerouteDescriptionById",
+      replace: "putRerouteDescription",
+      delete: "deleteRerouteDescription",
+    },
     lifecycle: "beta",
     tags: ["Routing Plans Configuration (DOMS)"],
     listAlias: "rerouteDescriptions",
@@ -67,6 +83,7 @@ export function reasonRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): 
       {
         ...plainJson,
         schema: {
+          operationId: k.operationIds.list,
           summary: `List ${k.label}s`,
           tags: k.tags,
           querystring: ReasonListQuery,
@@ -92,6 +109,7 @@ export function reasonRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): 
       {
         ...plainJson,
         schema: {
+          operationId: k.operationIds.create,
           summary: `Create ${k.label}`,
           description: `201 with the new ${k.label}; 303 (no body, Location names it) when one with the same \`reason\` exists.`,
           tags: k.tags,
@@ -117,6 +135,7 @@ export function reasonRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): 
       {
         ...plainJson,
         schema: {
+          operationId: k.operationIds.get,
           summary: `Get ${k.label}`,
           tags: k.tags,
           params,
@@ -135,6 +154,7 @@ export function reasonRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): 
       {
         ...plainJson,
         schema: {
+          operationId: k.operationIds.replace,
           summary: `Update ${k.label}`,
           description: "Names the current version (409 otherwise); a `reason` another one has is a 409.",
           tags: k.tags,
@@ -157,6 +177,7 @@ export function reasonRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): 
       `${k.path}/:${k.param}`,
       {
         schema: {
+          operationId: k.operationIds.delete,
           summary: `Delete ${k.label}`,
           description: "200 with an empty body.",
           tags: k.tags,

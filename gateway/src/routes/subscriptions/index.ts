@@ -45,6 +45,7 @@ export function subscriptionRoutes(app: RouteApp, { clients, publicUrl }: RouteD
     {
       ...plainJson,
       schema: {
+        operationId: "getSubscriptions",
         summary: "List subscriptions",
         tags,
         querystring: SubscriptionListQuery,
@@ -66,6 +67,7 @@ export function subscriptionRoutes(app: RouteApp, { clients, publicUrl }: RouteD
     {
       ...plainJson,
       schema: {
+        operationId: "createSubscription",
         summary: "Create subscription",
         description: `201 with the subscription and its signing secret (shown only here). At most 5 subscriptions per event. ${DELIVERY}`,
         tags,
@@ -87,6 +89,7 @@ export function subscriptionRoutes(app: RouteApp, { clients, publicUrl }: RouteD
     {
       ...plainJson,
       schema: {
+        operationId: "getSubscription",
         summary: "Get subscription",
         description: "Without its secret.",
         tags,
@@ -106,6 +109,7 @@ export function subscriptionRoutes(app: RouteApp, { clients, publicUrl }: RouteD
     {
       ...plainJson,
       schema: {
+        operationId: "deleteSubscription",
         summary: "Delete subscription",
         description: "Its deliveries still pending are dropped.",
         tags,
@@ -125,6 +129,7 @@ export function subscriptionRoutes(app: RouteApp, { clients, publicUrl }: RouteD
     {
       ...plainJson,
       schema: {
+        operationId: "getSubscriptionDeadLetters",
         summary: "List dead letters",
         description:
           "Ours: the deliveries of this subscription that ran out of attempts, newest first, with the last status or error and the body that was not delivered.",
@@ -148,6 +153,7 @@ export function subscriptionRoutes(app: RouteApp, { clients, publicUrl }: RouteD
     "/api/supportedevents",
     {
       schema: {
+        operationId: "getSupportedEvents",
         summary: "List supported events",
         description: "Every event kind a subscription can name, with what emits it.",
         tags,
