@@ -58,6 +58,7 @@ import {
   errorToJsonBytes,
   parseTimeout,
 } from "@connectrpc/connect/protocol-connect";
+import { DEADLINE_HEADER } from "../deadline.ts";
 
 const PROTO = "application/proto";
 const JSON_TYPE = "application/json";
@@ -464,7 +465,13 @@ function unaryTransport(exchange: Exchange, opts: H2TransportOptions): Transport
 
   const send = async (req: UnaryRequest, timeoutMs: number | undefined): Promise<UnaryResponse> => {
     const start = Date.now();
-    const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : start + timeoutMs;
+    // The absolute deadline the kit's client interceptor put on the call (capped by the call this one
+    // is part of) bounds the resends too: a service that keeps retrying an unreachable one until its
+    // own relative timeout answers after its caller gave up (a 504 where a 503 was due).
+    const absolute = Number(req.header.get(DEADLINE_HEADER) ?? Number.NaN);
+    const own = timeoutMs === undefined ? Number.POSITIVE_INFINITY : start + timeoutMs;
+    const deadline = Number.isFinite(absolute) && absolute > 0 ? Math.min(own, absolute) : own;
+    if (deadline !== own) timeoutMs = Math.max(1, deadline - start);
     const reconnectUntil = Math.min(deadline, start + reconnectWindowMs);
     let resent = false;
     for (let attempt = 0; ; attempt++) {
