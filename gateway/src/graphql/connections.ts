@@ -13,6 +13,7 @@ import { AppError, invalid } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { LIST_PAGE, SEARCH_PAGE } from "@fop/kit/paging";
 import type { PageInfo as PageInfoMessage } from "@fop/proto/fop/common/v1/common_pb.js";
+import type { TObject } from "@sinclair/typebox";
 import type { ValidateFunction } from "ajv";
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from "graphql";
 import { type AjvError, appErrorOf, describeValidation } from "../plugins/errors.ts";
@@ -20,7 +21,7 @@ import { type SearchBody, toSearchRequest } from "../routes/search.ts";
 import { bodyValidator } from "../validation.ts";
 import { type GqlContext, need } from "./context.ts";
 import { gql } from "./graphql-js.ts";
-import { describe, type TypeRegistry } from "./sdl.ts";
+import { describe, pascal, type TypeRegistry } from "./sdl.ts";
 
 const { Kind } = gql;
 
@@ -222,6 +223,14 @@ function renamed(e: unknown): unknown {
 // --- list connections ---------------------------------------------------------------------------
 
 export const LIST_ARGS = "first: Int, after: String";
+
+/** A list connection's arguments: `first`, `after` and the list's declared filters, typed from their schemas. */
+export function listArgs(t: TypeRegistry, filters: TObject): string {
+  const args = Object.entries(filters.properties).map(
+    ([name, schema]) => `${name}: ${t.input(schema, pascal(name), false)}`,
+  );
+  return [LIST_ARGS, ...args].join(", ");
+}
 
 export interface ListArgs {
   first?: number | null;

@@ -1,6 +1,9 @@
 /** ReturnsService handlers: read the request context, call the use case, map the result. Nothing else. */
+
 import type { ConnectRouter } from "@connectrpc/connect";
+import { ItemReturnJobListFilters, ItemReturnListFilters } from "@fop/contracts/returns";
 import { invalid } from "@fop/kit/errors";
+import { readFilters } from "@fop/kit/rpc/filters";
 import { documentJson, structDocument } from "@fop/kit/rpc/proto";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
@@ -92,15 +95,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         const r = await jobs.listJobs(
           deps,
           requestContext(hctx),
-          {
-            facilityId: req.facilityId || undefined,
-            statuses: req.itemReturnJobStatus,
-            itemReturnStatuses: req.itemReturnStatus,
-            jobScannableCodes: req.itemReturnJobScannableCodes,
-            itemReturnScannableCodes: req.itemReturnScannableCodes,
-            searchTerm: req.searchTerm || undefined,
-            anonymized: req.anonymizedGiven ? req.anonymized : undefined,
-          },
+          readFilters(ItemReturnJobListFilters, req.filters),
           listPage(req.page),
         );
         return { itemReturnJobs: r.rows.map(storedJobMessage), total: BigInt(r.total) };
@@ -174,13 +169,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         const r = await itemReturns.findItemReturns(
           deps,
           requestContext(hctx),
-          {
-            searchTerm: req.searchTerm || undefined,
-            itemReturnStatuses: req.itemReturnStatus,
-            lineItemStatuses: req.itemReturnLineItemStatus,
-            facilityRefs: req.facilityRefs,
-            anonymized: req.anonymizedGiven ? req.anonymized : undefined,
-          },
+          readFilters(ItemReturnListFilters, req.filters),
           listPage(req.page),
         );
         return { itemReturnsJson: r.itemReturns.map(documentJson), totalCount: BigInt(r.total) };

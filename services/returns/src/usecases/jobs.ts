@@ -1,4 +1,5 @@
 /** Item return job use cases: create, read, list, job actions. */
+import type { ItemReturnJobListFilters } from "@fop/contracts/returns";
 import type { RequestContext } from "@fop/kit/context";
 import { inTransaction } from "@fop/kit/db/tx";
 import { invalid, notFound } from "@fop/kit/errors";
@@ -6,7 +7,6 @@ import { requireFacilities } from "@fop/kit/facilities";
 import { isUuid } from "@fop/kit/ids";
 import {
   insertJob,
-  type JobFilter,
   listJobs as listRows,
   loadJob,
   loadStoredJob,
@@ -50,7 +50,7 @@ export async function readJob(deps: ReturnsDeps, ctx: RequestContext, id: string
 export async function listJobs(
   deps: ReturnsDeps,
   ctx: RequestContext,
-  filter: JobFilter,
+  filter: ItemReturnJobListFilters,
   page: { size: number; startAfterId: string },
 ) {
   if (page.startAfterId && !isUuid(page.startAfterId)) {
