@@ -9,6 +9,13 @@ type EnumOpts = { title?: string; description?: string; default?: string; deprec
 export const StringEnum = <const T extends string>(values: readonly T[], opts: EnumOpts = {}) =>
   Type.Unsafe<T>({ type: "string", enum: [...values], ...opts });
 
+/** One of `values` as `anyOf` of constants (how the facility and container type schemas write theirs). */
+export const LiteralUnion = <const T extends string>(values: readonly T[], title?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    title ? { title } : {},
+  );
+
 /**
  * The schema keyword that marks an array filter the REST query may spell comma-joined
  * (`status=OPEN,PAUSED`, the reference's `explode: false`) as well as repeated (the platform's SDK

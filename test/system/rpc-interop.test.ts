@@ -363,8 +363,8 @@ describe("gRPC server reflection through grpc-js", () => {
     expect(decode(byName).map((f) => f.name)).toEqual([
       "fop/audit/v1/audit.proto",
       "fop/common/v1/common.proto",
-      "google/protobuf/timestamp.proto",
       "google/protobuf/struct.proto",
+      "google/protobuf/timestamp.proto",
     ]);
     expect(other.errorResponse.errorCode).toBe(grpc.status.NOT_FOUND);
     expect(ext.errorResponse.errorCode).toBe(grpc.status.NOT_FOUND);

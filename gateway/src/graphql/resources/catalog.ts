@@ -1,7 +1,6 @@
 /** Categories, facilities and facility groups (the catalog service). */
+import { FacilityListFilters } from "@fop/contracts/facilities";
 import { invalid, notFound } from "@fop/kit/errors";
-import { enumValue } from "@fop/kit/rpc/proto";
-import { FacilityStatusSchema, FacilityTypeSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { idOrUrn } from "../../plugins/urn.ts";
 import { toCreateCategoryRequest, toReplaceCategoryRequest } from "../../routes/categories/map.ts";
 import {
@@ -12,11 +11,12 @@ import {
 } from "../../routes/categories/schemas.ts";
 import { parseDocument } from "../../routes/documents.ts";
 import { toFacilityJson } from "../../routes/facilities/map.ts";
-import { Facility, FacilityListQuery } from "../../routes/facilities/schemas.ts";
+import { Facility } from "../../routes/facilities/schemas.ts";
 import { FacilityGroup, FacilityGroupSearchPayload } from "../../routes/facilitygroups/schemas.ts";
+import { listFilters } from "../../schemas/common.ts";
 import {
   defineConnection,
-  LIST_ARGS,
+  listArgs,
   listConnection,
   listPage,
   searchArgs,
@@ -55,7 +55,6 @@ export const catalog: GraphModule = {
     const categories = defineConnection(t, "Category", "category");
     const facilities = defineConnection(t, "Facility", "facility");
     const groups = defineConnection(t, "FacilityGroup", "facility group");
-    const listQuery = FacilityListQuery.properties;
     t.extend("FacilityGroup", [
       `${describe("The group's facilities (FACILITY_READ).", "")}facilities: [Facility] @semanticNonNull(levels: [0, 1])`,
     ]);
@@ -64,7 +63,7 @@ export const catalog: GraphModule = {
         `"A category by id or urn:fft:category:tenantCategoryId:<value> (CATEGORY_READ)."\ncategory(id: ID!): Category @semanticNonNull`,
         `"Categories, as POST /api/categories/search (ADMIN_MODULES_READ)."\ncategories(${searchArgs(t, CategorySearchPayload, "Category")}): ${categories} @semanticNonNull`,
         `"A facility by id or urn:fft:facility:tenantFacilityId:<value> (FACILITY_READ)."\nfacility(id: ID!): Facility @semanticNonNull`,
-        `"Facilities, as GET /api/facilities (FACILITY_READ); pages forward."\nfacilities(${LIST_ARGS}, status: [${t.input(listQuery.status.items, "FacilityStatus")}], type: [${t.input(listQuery.type.items, "FacilityType")}], tenantFacilityId: String, orderBy: ${t.input(listQuery.orderBy, "FacilityOrderBy", false)}): ${facilities} @semanticNonNull`,
+        `"Facilities, as GET /api/facilities (FACILITY_READ); pages forward."\nfacilities(${listArgs(t, FacilityListFilters)}): ${facilities} @semanticNonNull`,
         `"A facility group by id or urn:fft:facilitygroup:tenantFacilityGroupId:<value> (FACILITY_GROUP_READ)."\nfacilityGroup(id: ID!): FacilityGroup @semanticNonNull`,
         `"Facility groups, as POST /api/facilitygroups/search (FACILITY_GROUP_READ)."\nfacilityGroups(${searchArgs(t, FacilityGroupSearchPayload, "FacilityGroup")}): ${groups} @semanticNonNull`,
       ],
@@ -95,13 +94,7 @@ export const catalog: GraphModule = {
         need(c, "FACILITY_READ");
         const page = listPage(a);
         const res = await c.clients.catalog.listFacilities(
-          {
-            page,
-            statuses: ((a.status ?? []) as string[]).map((s) => enumValue(FacilityStatusSchema, s) ?? 0),
-            types: ((a.type ?? []) as string[]).map((s) => enumValue(FacilityTypeSchema, s) ?? 0),
-            tenantFacilityId: a.tenantFacilityId ?? undefined,
-            orderBy: a.orderBy ?? "",
-          },
+          { page, filters: listFilters(FacilityListFilters, a) },
           rpc(c),
         );
         return listConnection(

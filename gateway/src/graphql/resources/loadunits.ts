@@ -1,9 +1,15 @@
 /** Load units, stacks and operative container types (the loadunits service). */
+import {
+  LoadUnitListFilters,
+  OperativeContainerTypeListFilters,
+  StackListFilters,
+} from "@fop/contracts/loadunits";
 import { notFound } from "@fop/kit/errors";
 import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import { parseDocument } from "../../routes/documents.ts";
 import { LoadUnit, OperativeContainerType, Stack } from "../../routes/loadunits/schemas.ts";
-import { defineConnection, LIST_ARGS, listConnection, listPage } from "../connections.ts";
+import { listFilters } from "../../schemas/common.ts";
+import { defineConnection, listArgs, listConnection, listPage } from "../connections.ts";
 import { type GqlContext, loader, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
 import { loadFacility } from "./catalog.ts";
@@ -40,11 +46,11 @@ export const loadUnits: GraphModule = {
     return {
       query: [
         `"A load unit by id (LOADUNIT_READ)."\nloadUnit(id: ID!, locale: String): LoadUnit @semanticNonNull`,
-        `"Load units, as GET /api/loadunits (LOADUNIT_READ); pages forward. Without statuses: AVAILABLE only."\nloadUnits(${LIST_ARGS}, pickJobRef: String, statuses: [LoadUnitStatus!], locale: String): ${units} @semanticNonNull`,
+        `"Load units, as GET /api/loadunits (LOADUNIT_READ); pages forward. Without statuses: AVAILABLE only."\nloadUnits(${listArgs(t, LoadUnitListFilters)}, locale: String): ${units} @semanticNonNull`,
         `"A stack by id (STACKS_READ)."\nstack(id: ID!): Stack @semanticNonNull`,
-        `"Stacks, as GET /api/stacks (STACKS_READ); pages forward."\nstacks(${LIST_ARGS}, facilityRefs: [String!]): ${stacks} @semanticNonNull`,
+        `"Stacks, as GET /api/stacks (STACKS_READ); pages forward."\nstacks(${listArgs(t, StackListFilters)}): ${stacks} @semanticNonNull`,
         `"An operative container type by id (CONFIG_READ)."\noperativeContainerType(id: ID!): OperativeContainerType @semanticNonNull`,
-        `"Operative container types, as GET /api/operativecontainertypes (CONFIG_READ); pages forward."\noperativeContainerTypes(${LIST_ARGS}, operativeType: String, scannableIdentifier: String): ${types} @semanticNonNull`,
+        `"Operative container types, as GET /api/operativecontainertypes (CONFIG_READ); pages forward."\noperativeContainerTypes(${listArgs(t, OperativeContainerTypeListFilters)}): ${types} @semanticNonNull`,
       ],
     };
   },
@@ -58,15 +64,8 @@ export const loadUnits: GraphModule = {
       loadUnits: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "LOADUNIT_READ");
         const page = listPage(a);
-        const statuses = a.statuses as string[] | null | undefined;
         const res = await c.clients.loadunits.listLoadUnits(
-          {
-            page,
-            pickJobRef: a.pickJobRef ?? "",
-            statuses: statuses ?? [],
-            statusesGiven: statuses !== null && statuses !== undefined,
-            locale: a.locale ?? "",
-          },
+          { page, filters: listFilters(LoadUnitListFilters, a), locale: a.locale ?? "" },
           rpc(c),
         );
         return listConnection(docs(res.loadUnits), page, res.total);
@@ -79,7 +78,7 @@ export const loadUnits: GraphModule = {
         need(c, "STACKS_READ");
         const page = listPage(a);
         const res = await c.clients.loadunits.listStacks(
-          { page, facilityRefs: a.facilityRefs ?? [] },
+          { page, filters: listFilters(StackListFilters, a) },
           rpc(c),
         );
         return listConnection(docs(res.stacks), page, res.total);
@@ -99,8 +98,7 @@ export const loadUnits: GraphModule = {
           {
             kind: ContainerTypeKind.OPERATIVE,
             page,
-            operativeType: a.operativeType ?? "",
-            scannableIdentifier: a.scannableIdentifier ?? "",
+            filters: listFilters(OperativeContainerTypeListFilters, a),
             locale: "",
           },
           rpc(c),

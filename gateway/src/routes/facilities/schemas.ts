@@ -1,9 +1,14 @@
 /** Facility schemas: the reference's ManagedFacility/Supplier shapes, for the fields the registry keeps. */
 import { PHONE_NUMBER_TYPES } from "@fop/contracts/common";
-import { FACILITY_STATUSES, FACILITY_TYPES, LOCATION_TYPES } from "@fop/contracts/facilities";
+import {
+  FACILITY_STATUSES,
+  FACILITY_TYPES,
+  FacilityListFilters,
+  LOCATION_TYPES,
+} from "@fop/contracts/facilities";
 import { PICKING_METHODS } from "@fop/contracts/picking";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { CustomAttributes, closed, DateTime, OneOf, opt, PageSizeQuery } from "../../schemas/common.ts";
+import { CustomAttributes, closed, DateTime, listQuery, OneOf, opt } from "../../schemas/common.ts";
 import { CurrencyCode } from "../../schemas/currency.ts";
 
 const NonEmpty = Type.String({ pattern: "^.+$" });
@@ -264,14 +269,8 @@ export const StrippedFacilities = Type.Object(
   { title: "StrippedFacilities" },
 );
 
-export const FacilityListQuery = Type.Object({
-  startAfterId: opt(Type.String({ maxLength: 256 })),
-  size: PageSizeQuery(),
-  status: opt(Type.Array(Enum(FACILITY_STATUSES))),
-  type: opt(Type.Array(Enum(FACILITY_TYPES))),
-  tenantFacilityId: opt(Type.String({ maxLength: 256 })),
-  orderBy: opt(Enum(["NAME", "CREATED", "POSTAL_CODE_ASC"])),
-});
+/** GET /api/facilities: its filters (declared in the contracts) and the page parameters. */
+export const FacilityListQuery = listQuery(FacilityListFilters);
 
 export const FacilityIdParams = Type.Object({
   facilityId: Type.String({

@@ -1,6 +1,7 @@
 /** /api/facilitygroups: the route table (schemas, permissions, lifecycle) and thin handlers. */
+import { FacilityGroupListFilters } from "@fop/contracts/facilities";
 import { callOptions } from "@fop/kit/rpc/client";
-import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentPage } from "../documents.ts";
 import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
@@ -40,12 +41,8 @@ export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: Route
       config: { permissions: ["FACILITY_GROUP_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const q = req.query;
       const res = await catalog.listFacilityGroups(
-        {
-          page: listPage(q),
-          tenantFacilityGroupId: q.tenantFacilityGroupId,
-        },
+        { page: listPage(req.query), filters: listFilters(FacilityGroupListFilters, req.query) },
         callOptions(req.ctx),
       );
       return sendDocumentPage(

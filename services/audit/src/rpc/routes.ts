@@ -1,7 +1,8 @@
 /** AuditService handlers. */
 import type { ConnectRouter } from "@connectrpc/connect";
-import { pageSize } from "@fop/kit/paging";
-import { pageOut, searchParams } from "@fop/kit/rpc/search";
+import { AuditListFilters } from "@fop/contracts/audit";
+import { readFilters } from "@fop/kit/rpc/filters";
+import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
 import { listAudits, searchAudits } from "../usecases/audits.ts";
@@ -12,13 +13,12 @@ export function auditRoutes(deps: AuditDeps) {
   return (router: ConnectRouter) =>
     router.service(AuditService, {
       async listAudits(req, hctx) {
-        const result = await listAudits(deps, requestContext(hctx), {
-          size: pageSize(req.page?.size),
-          startAfterId: req.page?.startAfterId ?? "",
-          entityRef: req.entityRef,
-          entityType: req.entityType,
-          trace: req.trace,
-        });
+        const result = await listAudits(
+          deps,
+          requestContext(hctx),
+          readFilters(AuditListFilters, req.filters),
+          listPage(req.page),
+        );
         return { audits: result.audits.map(toAuditMessage), total: BigInt(result.total) };
       },
       async searchAudits(req, hctx) {
