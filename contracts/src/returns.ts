@@ -48,6 +48,9 @@ export const ItemReturnJobListFilters = ListFilters("ItemReturnJobListFilters", 
   itemReturnStatus: repeated(ITEM_RETURN_STATUSES),
   searchTerm: text,
   anonymized: Type.Optional(Type.Boolean()),
+  tenantOrderId: Type.Optional(
+    Type.String({ maxLength: 256, description: "Jobs of this order (exact tenantOrderId); ours" }),
+  ),
 });
 export type ItemReturnJobListFilters = Static<typeof ItemReturnJobListFilters>;
 

@@ -192,7 +192,8 @@ export async function listJobs(
     and (cardinality($5::text[]) = 0 or scannable_codes && $5)
     and (cardinality($6::text[]) = 0 or item_return_scannable_codes && $6)
     and ($7::text is null or strpos(search_text, lower($7)) > 0)
-    and ($8::boolean is null or anonymized = $8)`;
+    and ($8::boolean is null or anonymized = $8)
+    and ($9::text is null or doc->>'tenantOrderId' = $9)`;
   const params = [
     tenant,
     f.facilityId ?? null,
@@ -202,11 +203,12 @@ export async function listJobs(
     f.itemReturnScannableCodes ?? [],
     f.searchTerm ?? null,
     f.anonymized ?? null,
+    f.tenantOrderId ?? null,
   ];
   const [rows, count] = await readSnapshot(db, (tx) =>
     Promise.all([
       query<StoredJob>(tx, {
-        text: `select ${STORED_JOB} from item_return_job where ${where} and ($9::uuid is null or id > $9::uuid) order by id limit $10`,
+        text: `select ${STORED_JOB} from item_return_job where ${where} and ($10::uuid is null or id > $10::uuid) order by id limit $11`,
         params: [...params, page.startAfterId || null, page.size],
         prepare: true,
       }),
