@@ -18,9 +18,11 @@ import type { ValidateFunction } from "ajv";
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from "graphql";
 import { type AjvError, appErrorOf, describeValidation } from "../plugins/errors.ts";
 import { type SearchBody, toSearchRequest } from "../routes/search.ts";
+import { listFilters } from "../schemas/common.ts";
 import { bodyValidator } from "../validation.ts";
 import { type GqlContext, need } from "./context.ts";
 import { gql } from "./graphql-js.ts";
+import type { Args } from "./module.ts";
 import { describe, pascal, type TypeRegistry } from "./sdl.ts";
 
 const { Kind } = gql;
@@ -255,6 +257,32 @@ export function listPage(args: ListArgs): { size: number; startAfterId: string; 
     size: first + 1,
     startAfterId: args.after ? decodeListCursor(args.after) : "",
     first,
+  };
+}
+
+/** What a list connection's RPC call answers: the page's nodes (one more than `first` when more follow) and the total. */
+export interface ListAnswer<T> {
+  nodes: T[];
+  total: bigint | number;
+}
+
+/** A list call's RPC request: the page and the list's declared filters from the arguments. */
+export type ListRequest = { page: ReturnType<typeof listPage>; filters: JsonObject };
+
+/**
+ * A list connection's resolver (the REST list endpoints' GraphQL side): the permission, the
+ * request (page + the declared filters, built as the REST handler builds them) and one RPC call.
+ */
+export function listRoot<T extends { id: string }>(
+  permission: Permission,
+  filters: TObject | undefined,
+  run: (c: GqlContext, request: ListRequest, args: Args) => Promise<ListAnswer<T>>,
+) {
+  return async (_: unknown, args: Args, c: GqlContext) => {
+    need(c, permission);
+    const page = listPage(args);
+    const r = await run(c, { page, filters: filters ? listFilters(filters, args) : {} }, args);
+    return listConnection(r.nodes, page, r.total);
   };
 }
 

@@ -13,15 +13,7 @@ import { parseDocument } from "../../routes/documents.ts";
 import { toFacilityJson } from "../../routes/facilities/map.ts";
 import { Facility } from "../../routes/facilities/schemas.ts";
 import { FacilityGroup, FacilityGroupSearchPayload } from "../../routes/facilitygroups/schemas.ts";
-import { listFilters } from "../../schemas/common.ts";
-import {
-  defineConnection,
-  listArgs,
-  listConnection,
-  listPage,
-  searchArgs,
-  searchRoot,
-} from "../connections.ts";
+import { defineConnection, listArgs, listRoot, searchArgs, searchRoot } from "../connections.ts";
 import { type GqlContext, loader, need, rpc } from "../context.ts";
 import { validated } from "../inputs.ts";
 import type { Args, GraphModule } from "../module.ts";
@@ -90,19 +82,10 @@ export const catalog: GraphModule = {
         const id = await idOf(c, a.id, URN.facility);
         return toFacilityJson((await c.clients.catalog.getFacility({ id }, rpc(c))).facility);
       },
-      facilities: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "FACILITY_READ");
-        const page = listPage(a);
-        const res = await c.clients.catalog.listFacilities(
-          { page, filters: listFilters(FacilityListFilters, a) },
-          rpc(c),
-        );
-        return listConnection(
-          res.facilities.map((f) => toFacilityJson(f)!),
-          page,
-          res.total,
-        );
-      },
+      facilities: listRoot("FACILITY_READ", FacilityListFilters, async (c, request) => {
+        const res = await c.clients.catalog.listFacilities(request, rpc(c));
+        return { nodes: res.facilities.map((f) => toFacilityJson(f)!), total: res.total };
+      }),
       facilityGroup: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "FACILITY_GROUP_READ");
         const id = await idOf(c, a.id, URN.facilityGroup);

@@ -8,8 +8,7 @@ import { notFound } from "@fop/kit/errors";
 import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import { parseDocument } from "../../routes/documents.ts";
 import { LoadUnit, OperativeContainerType, Stack } from "../../routes/loadunits/schemas.ts";
-import { listFilters } from "../../schemas/common.ts";
-import { defineConnection, listArgs, listConnection, listPage } from "../connections.ts";
+import { defineConnection, listArgs, listRoot } from "../connections.ts";
 import { type GqlContext, loader, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
 import { loadFacility } from "./catalog.ts";
@@ -61,28 +60,18 @@ export const loadUnits: GraphModule = {
         const res = await c.clients.loadunits.getLoadUnit({ id: a.id, locale: a.locale ?? "" }, rpc(c));
         return parseDocument(res.loadUnit?.documentJson);
       },
-      loadUnits: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "LOADUNIT_READ");
-        const page = listPage(a);
-        const res = await c.clients.loadunits.listLoadUnits(
-          { page, filters: listFilters(LoadUnitListFilters, a), locale: a.locale ?? "" },
-          rpc(c),
-        );
-        return listConnection(docs(res.loadUnits), page, res.total);
-      },
+      loadUnits: listRoot("LOADUNIT_READ", LoadUnitListFilters, async (c, request, a) => {
+        const res = await c.clients.loadunits.listLoadUnits({ ...request, locale: a.locale ?? "" }, rpc(c));
+        return { nodes: docs(res.loadUnits), total: res.total };
+      }),
       stack: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "STACKS_READ");
         return parseDocument((await c.clients.loadunits.getStack({ id: a.id }, rpc(c))).stack?.documentJson);
       },
-      stacks: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "STACKS_READ");
-        const page = listPage(a);
-        const res = await c.clients.loadunits.listStacks(
-          { page, filters: listFilters(StackListFilters, a) },
-          rpc(c),
-        );
-        return listConnection(docs(res.stacks), page, res.total);
-      },
+      stacks: listRoot("STACKS_READ", StackListFilters, async (c, request) => {
+        const res = await c.clients.loadunits.listStacks(request, rpc(c));
+        return { nodes: docs(res.stacks), total: res.total };
+      }),
       operativeContainerType: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "CONFIG_READ");
         const res = await c.clients.loadunits.getContainerType(
@@ -91,20 +80,17 @@ export const loadUnits: GraphModule = {
         );
         return parseDocument(res.containerType?.documentJson);
       },
-      operativeContainerTypes: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "CONFIG_READ");
-        const page = listPage(a);
-        const res = await c.clients.loadunits.listContainerTypes(
-          {
-            kind: ContainerTypeKind.OPERATIVE,
-            page,
-            filters: listFilters(OperativeContainerTypeListFilters, a),
-            locale: "",
-          },
-          rpc(c),
-        );
-        return listConnection(docs(res.containerTypes), page, res.total);
-      },
+      operativeContainerTypes: listRoot(
+        "CONFIG_READ",
+        OperativeContainerTypeListFilters,
+        async (c, request) => {
+          const res = await c.clients.loadunits.listContainerTypes(
+            { ...request, kind: ContainerTypeKind.OPERATIVE, locale: "" },
+            rpc(c),
+          );
+          return { nodes: docs(res.containerTypes), total: res.total };
+        },
+      ),
     },
     LoadUnit: {
       stack: (u: { stackRef?: string }, _: Args, c: GqlContext) =>

@@ -8,8 +8,7 @@ import { parseDocument } from "../../routes/documents.ts";
 import { AvailableRefusedReason, HandoverConfiguration } from "../../routes/handover/schemas.ts";
 import { ItemReturn, ItemReturnJob, LocalizedReturnConfiguration } from "../../routes/itemreturns/schemas.ts";
 import { Reason } from "../../routes/reasons/schemas.ts";
-import { listFilters } from "../../schemas/common.ts";
-import { defineConnection, LIST_ARGS, listArgs, listConnection, listPage } from "../connections.ts";
+import { defineConnection, LIST_ARGS, listArgs, listRoot } from "../connections.ts";
 import { type GqlContext, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
 import { loadFacility } from "./catalog.ts";
@@ -73,32 +72,14 @@ export const returns: GraphModule = {
         const res = await c.clients.returns.getItemReturnJob({ id: a.id }, rpc(c));
         return parseDocument(res.itemReturnJob?.documentJson);
       },
-      itemReturnJobs: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "RETURN_READ");
-        const page = listPage(a);
-        const res = await c.clients.returns.listItemReturnJobs(
-          { page, filters: listFilters(ItemReturnJobListFilters, a) },
-          rpc(c),
-        );
-        return listConnection(
-          res.itemReturnJobs.map((j) => parseDocument<Doc>(j.documentJson)),
-          page,
-          res.total,
-        );
-      },
-      itemReturns: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "RETURN_READ");
-        const page = listPage(a);
-        const res = await c.clients.returns.findItemReturns(
-          { page, filters: listFilters(ItemReturnListFilters, a) },
-          rpc(c),
-        );
-        return listConnection(
-          res.itemReturnsJson.map((d) => parseDocument<Doc>(d)),
-          page,
-          res.totalCount,
-        );
-      },
+      itemReturnJobs: listRoot("RETURN_READ", ItemReturnJobListFilters, async (c, request) => {
+        const res = await c.clients.returns.listItemReturnJobs(request, rpc(c));
+        return { nodes: res.itemReturnJobs.map((j) => parseDocument<Doc>(j.documentJson)), total: res.total };
+      }),
+      itemReturns: listRoot("RETURN_READ", ItemReturnListFilters, async (c, request) => {
+        const res = await c.clients.returns.findItemReturns(request, rpc(c));
+        return { nodes: res.itemReturnsJson.map((d) => parseDocument<Doc>(d)), total: res.totalCount };
+      }),
       returnConfiguration: async (_: unknown, _a: Args, c: GqlContext) => {
         need(c, "CONFIG_READ");
         return parseDocument(
@@ -127,16 +108,10 @@ export const returns: GraphModule = {
           ],
           [
             k.field,
-            async (_: unknown, a: Args, c: GqlContext) => {
-              need(c, "CONFIG_READ");
-              const page = listPage(a);
+            listRoot("CONFIG_READ", undefined, async (c, { page }) => {
               const res = await c.clients.returns.listReasons({ action: k.action, page }, rpc(c));
-              return listConnection(
-                res.reasons.map((r) => parseDocument<Doc>(r.documentJson)),
-                page,
-                res.total,
-              );
-            },
+              return { nodes: res.reasons.map((r) => parseDocument<Doc>(r.documentJson)), total: res.total };
+            }),
           ],
         ]),
       ),

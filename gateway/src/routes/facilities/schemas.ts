@@ -219,16 +219,21 @@ export const SupplierForReplacement = Type.Object(
 export const FacilityForReplacement = OneOf("type", [ManagedFacilityForReplacement, SupplierForReplacement]);
 export type FacilityForReplacement = Static<typeof FacilityForReplacement>;
 
+/** The fields a facility and its stripped form (the list's) both start with, in this order. */
+const facilityHead = {
+  id: Type.String(),
+  version: Type.Integer(),
+  created: DateTime(),
+  lastModified: DateTime(),
+  name: Type.String(),
+  type: Enum(FACILITY_TYPES),
+  status: Enum(FACILITY_STATUSES),
+  tenantFacilityId: opt(Type.String()),
+};
+
 export const Facility = Type.Object(
   {
-    id: Type.String(),
-    version: Type.Integer(),
-    created: DateTime(),
-    lastModified: DateTime(),
-    name: Type.String(),
-    type: Enum(FACILITY_TYPES),
-    status: Enum(FACILITY_STATUSES),
-    tenantFacilityId: opt(Type.String()),
+    ...facilityHead,
     locationType: opt(Enum(LOCATION_TYPES)),
     address: opt(FacilityAddress),
     customAttributes: opt(CustomAttributes),
@@ -240,14 +245,7 @@ export const Facility = Type.Object(
 /** StrippedManagedFacility: versioned fields, address fields flattened, id, name, status, type. */
 export const StrippedFacility = Type.Object(
   {
-    id: Type.String(),
-    version: Type.Integer(),
-    created: DateTime(),
-    lastModified: DateTime(),
-    name: Type.String(),
-    type: Enum(FACILITY_TYPES),
-    status: Enum(FACILITY_STATUSES),
-    tenantFacilityId: opt(Type.String()),
+    ...facilityHead,
     ...Object.fromEntries(
       [
         "companyName",

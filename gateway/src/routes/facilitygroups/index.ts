@@ -3,7 +3,7 @@ import { FacilityGroupListFilters } from "@fop/contracts/facilities";
 import { callOptions } from "@fop/kit/rpc/client";
 import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendDocument, sendDocumentPage } from "../documents.ts";
+import { sendCreated, sendDocument, sendDocumentPage } from "../documents.ts";
 import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import {
   FacilityGroup,
@@ -70,8 +70,7 @@ export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: Route
     },
     async (req, reply) => {
       const res = await catalog.createFacilityGroup({ body: req.body }, callOptions(req.ctx));
-      reply.code(201).header("location", `${publicUrl}/api/facilitygroups/${res.facilityGroup?.id}`);
-      return sendDocument(reply, res.facilityGroup?.documentJson);
+      return sendCreated(reply, `${publicUrl}/api/facilitygroups`, res.facilityGroup);
     },
   );
 

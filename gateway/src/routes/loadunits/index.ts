@@ -19,7 +19,7 @@ import { type AjvError, describeValidation } from "../../plugins/errors.ts";
 import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
 import { bodyValidator } from "../../validation.ts";
 import { localeOf, type RouteApp, type RouteDeps } from "../deps.ts";
-import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
+import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import {
   BulkDeleteQuery,
   IconIdParams,
@@ -325,8 +325,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     },
     async (req, reply) => {
       const res = await lu.createStack({ body: req.body }, callOptions(req.ctx));
-      reply.code(201).header("location", `${publicUrl}/api/stacks/${res.stack?.id}`);
-      return sendDocument(reply, res.stack?.documentJson);
+      return sendCreated(reply, `${publicUrl}/api/stacks`, res.stack);
     },
   );
   app.get(
@@ -458,8 +457,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
           { kind: k.kind, body: req.body, locale: localeOf(req) },
           callOptions(req.ctx),
         );
-        reply.code(201).header("location", `${publicUrl}${k.base}/${res.containerType?.id}`);
-        return sendDocument(reply, res.containerType?.documentJson);
+        return sendCreated(reply, `${publicUrl}${k.base}`, res.containerType);
       },
     );
     app.get(

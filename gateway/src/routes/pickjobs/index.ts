@@ -4,7 +4,7 @@ import { callOptions } from "@fop/kit/rpc/client";
 import { PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
 import { localeOf, type RouteApp, type RouteDeps } from "../deps.ts";
-import { parseDocument, sendDocument, sendDocumentPage } from "../documents.ts";
+import { parseDocument, sendCreated, sendDocument, sendDocumentPage } from "../documents.ts";
 import { LoadUnit, LoadUnits } from "../loadunits/schemas.ts";
 import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import {
@@ -66,8 +66,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     },
     async (req, reply) => {
       const res = await picking.createPickJob({ body: req.body }, callOptions(req.ctx));
-      reply.code(201).header("location", `${publicUrl}/api/pickjobs/${res.pickJob?.id}`);
-      return sendDocument(reply, res.pickJob?.documentJson);
+      return sendCreated(reply, `${publicUrl}/api/pickjobs`, res.pickJob);
     },
   );
 
@@ -305,8 +304,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
         { pickJobId, body: req.body },
         callOptions(req.ctx),
       );
-      reply.code(201).header("location", `${publicUrl}/api/loadunits/${res.loadUnit?.id}`);
-      return sendDocument(reply, res.loadUnit?.documentJson);
+      return sendCreated(reply, `${publicUrl}/api/loadunits`, res.loadUnit);
     },
   );
 }

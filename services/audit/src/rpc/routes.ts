@@ -1,8 +1,8 @@
 /** AuditService handlers. */
 import type { ConnectRouter } from "@connectrpc/connect";
 import { AuditListFilters } from "@fop/contracts/audit";
-import { readFilters } from "@fop/kit/rpc/filters";
-import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
+import { listCall } from "@fop/kit/rpc/filters";
+import { pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
 import { listAudits, searchAudits } from "../usecases/audits.ts";
@@ -13,12 +13,7 @@ export function auditRoutes(deps: AuditDeps) {
   return (router: ConnectRouter) =>
     router.service(AuditService, {
       async listAudits(req, hctx) {
-        const result = await listAudits(
-          deps,
-          requestContext(hctx),
-          readFilters(AuditListFilters, req.filters),
-          listPage(req.page),
-        );
+        const result = await listAudits(deps, ...listCall(hctx, AuditListFilters, req));
         return { audits: result.audits.map(toAuditMessage), total: BigInt(result.total) };
       },
       async searchAudits(req, hctx) {

@@ -7,7 +7,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { FacilityGroupListFilters, FacilityListFilters } from "@fop/contracts/facilities";
 import { invalid } from "@fop/kit/errors";
 import { lookupTable } from "@fop/kit/lookup";
-import { readFilters } from "@fop/kit/rpc/filters";
+import { listCall } from "@fop/kit/rpc/filters";
 import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
@@ -92,12 +92,7 @@ export function catalogRoutes(deps: CatalogDeps) {
       },
 
       async listFacilities(req, hctx) {
-        const result = await facilities.listFacilities(
-          deps,
-          requestContext(hctx),
-          readFilters(FacilityListFilters, req.filters),
-          listPage(req.page),
-        );
+        const result = await facilities.listFacilities(deps, ...listCall(hctx, FacilityListFilters, req));
         return { facilities: result.facilities.map(toFacilityMessage), total: BigInt(result.total) };
       },
       async createFacility(req, hctx) {
@@ -150,12 +145,7 @@ export function catalogRoutes(deps: CatalogDeps) {
       },
 
       async listFacilityGroups(req, hctx) {
-        const r = await groups.listFacilityGroups(
-          deps,
-          requestContext(hctx),
-          readFilters(FacilityGroupListFilters, req.filters),
-          listPage(req.page),
-        );
+        const r = await groups.listFacilityGroups(deps, ...listCall(hctx, FacilityGroupListFilters, req));
         return { facilityGroups: r.groups.map(groupOut), total: BigInt(r.total) };
       },
       async createFacilityGroup(req, hctx) {

@@ -4,10 +4,14 @@
  * caller meets the same rules (closed: an unknown filter is refused; types, enums, limits, formats).
  */
 import type { JsonObject as StructJson } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
 import type { Static, TObject } from "@sinclair/typebox";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import type { RequestContext } from "../context.ts";
 import { invalid } from "../errors.ts";
+import { listPage } from "./search.ts";
+import { requestContext } from "./server.ts";
 
 const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: false });
 addFormats.default(ajv, ["date-time"]);
@@ -33,3 +37,17 @@ export function readFilters<T extends TObject>(declaration: T, filters: StructJs
     field || undefined,
   );
 }
+
+/**
+ * A list RPC's arguments for its use case, after `deps`: the request context, the filters read
+ * with `declaration` and the page (`list(deps, ...listCall(hctx, Declaration, req))`).
+ */
+export const listCall = <T extends TObject>(
+  hctx: HandlerContext,
+  declaration: T,
+  req: { filters?: StructJson | undefined; page?: { size: number; startAfterId: string } | undefined },
+): [RequestContext, Static<T>, { size: number; startAfterId: string }] => [
+  requestContext(hctx),
+  readFilters(declaration, req.filters),
+  listPage(req.page),
+];

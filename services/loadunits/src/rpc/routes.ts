@@ -8,7 +8,7 @@ import {
   StackListFilters,
 } from "@fop/contracts/loadunits";
 import { invalid } from "@fop/kit/errors";
-import { readFilters } from "@fop/kit/rpc/filters";
+import { listCall, readFilters } from "@fop/kit/rpc/filters";
 import { structDocument } from "@fop/kit/rpc/proto";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
@@ -121,12 +121,7 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
         return { stacks: list.map(storedStackMessage) };
       },
       async listStacks(req, hctx) {
-        const r = await stacks.listStacks(
-          deps,
-          requestContext(hctx),
-          readFilters(StackListFilters, req.filters),
-          listPage(req.page),
-        );
+        const r = await stacks.listStacks(deps, ...listCall(hctx, StackListFilters, req));
         return {
           stacks: r.rows.map(storedStackMessage),
           total: BigInt(r.total),

@@ -5,9 +5,9 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { PickJobListFilters } from "@fop/contracts/picking";
 import { invalid } from "@fop/kit/errors";
-import { readFilters } from "@fop/kit/rpc/filters";
+import { listCall } from "@fop/kit/rpc/filters";
 import { structDocument } from "@fop/kit/rpc/proto";
-import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
+import { pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { PickingService, PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { publicPickRun } from "../domain/pickrun.ts";
@@ -50,12 +50,7 @@ export function pickingRoutes(deps: PickingDeps) {
   return (router: ConnectRouter) =>
     router.service(PickingService, {
       async listPickJobs(req, hctx) {
-        const result = await jobs.listPickJobs(
-          deps,
-          requestContext(hctx),
-          readFilters(PickJobListFilters, req.filters),
-          listPage(req.page),
-        );
+        const result = await jobs.listPickJobs(deps, ...listCall(hctx, PickJobListFilters, req));
         return { pickjobs: result.pickjobs.map(stripped), total: BigInt(result.total) };
       },
       async createPickJob(req, hctx) {

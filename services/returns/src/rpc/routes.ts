@@ -3,7 +3,7 @@
 import type { ConnectRouter } from "@connectrpc/connect";
 import { ItemReturnJobListFilters, ItemReturnListFilters } from "@fop/contracts/returns";
 import { invalid } from "@fop/kit/errors";
-import { readFilters } from "@fop/kit/rpc/filters";
+import { listCall } from "@fop/kit/rpc/filters";
 import { documentJson, structDocument } from "@fop/kit/rpc/proto";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
@@ -92,12 +92,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         return { itemReturnJob: storedJobMessage(await jobs.readJob(deps, requestContext(hctx), req.id)) };
       },
       async listItemReturnJobs(req, hctx) {
-        const r = await jobs.listJobs(
-          deps,
-          requestContext(hctx),
-          readFilters(ItemReturnJobListFilters, req.filters),
-          listPage(req.page),
-        );
+        const r = await jobs.listJobs(deps, ...listCall(hctx, ItemReturnJobListFilters, req));
         return { itemReturnJobs: r.rows.map(storedJobMessage), total: BigInt(r.total) };
       },
       async addItemReturn(req, hctx) {
@@ -166,12 +161,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         return { itemReturnJob: toJobMessage(j) };
       },
       async findItemReturns(req, hctx) {
-        const r = await itemReturns.findItemReturns(
-          deps,
-          requestContext(hctx),
-          readFilters(ItemReturnListFilters, req.filters),
-          listPage(req.page),
-        );
+        const r = await itemReturns.findItemReturns(deps, ...listCall(hctx, ItemReturnListFilters, req));
         return { itemReturnsJson: r.itemReturns.map(documentJson), totalCount: BigInt(r.total) };
       },
       async createItemReturnParcel(req, hctx) {
