@@ -168,6 +168,7 @@ describe("listing item return jobs", () => {
     expect(await ids("?size=2")).toEqual({ ids: [a, b], total: 3 });
     expect((await ids(`?size=2&startAfterId=${b}`)).ids).toEqual([c]);
     expect((await ids(`?facilityId=${g}`)).ids).toEqual([b]);
+    expect((await ids("?facilityId=")).total).toBe(3);
     expect((await ids("?itemReturnJobStatus=IN_PROGRESS")).ids).toEqual([b]);
     expect((await ids("?itemReturnJobStatus=IN_PROGRESS&itemReturnJobStatus=OPEN")).ids).toEqual([a, b, c]);
     expect((await ids("?itemReturnJobScannableCodes=CODE-A")).ids).toEqual([a]);

@@ -196,7 +196,7 @@ export async function listJobs(
     and ($9::text is null or doc->>'tenantOrderId' = $9)`;
   const params = [
     tenant,
-    f.facilityId ?? null,
+    f.facilityId || null, // ?facilityId= (empty) is no filter
     f.itemReturnJobStatus ?? [],
     f.itemReturnStatus ?? [],
     f.itemReturnJobScannableCodes ?? [],
