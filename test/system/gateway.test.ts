@@ -17,7 +17,7 @@ describe("gateway", () => {
     const res = await sys.api("GET", "/api/openapi.json");
     expect(res.status).toBe(200);
     const doc = res.body;
-    expect(doc.openapi).toBe("3.0.3");
+    expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("VERSIONLESS");
     const search = doc.paths["/api/categories/search"].post;
     expect(search).toMatchObject({
@@ -29,9 +29,11 @@ describe("gateway", () => {
       "x-lifecycle": "GA",
       "x-fft-permissions": ["CATEGORY_WRITE"],
     });
-    expect(
-      doc.paths["/api/categories/{categoryId}"].put.requestBody.content["application/json"].schema.required,
-    ).toEqual(expect.arrayContaining(["nameLocalized", "version"]));
+    const body = doc.paths["/api/categories/{categoryId}"].put.requestBody.content["application/json"].schema;
+    expect(body).toEqual({ $ref: "#/components/schemas/CategoryForUpdate" });
+    expect(doc.components.schemas.CategoryForUpdate.required).toEqual(
+      expect.arrayContaining(["nameLocalized", "version"]),
+    );
     expect(doc.paths["/api/facilities"].get["x-lifecycle"]).toBe("GA");
     for (const [p, ops] of Object.entries<Record<string, { "x-lifecycle"?: string }>>(doc.paths)) {
       for (const [m, op] of Object.entries(ops))

@@ -34,14 +34,25 @@ const NOT_IN_REFERENCE: Record<string, string> = {
     "ours: the reference only reads the refuse reasons (GET .../handover/refusereasons); each entry is its AvailableRefusedReason",
 };
 
+/** Our titles for what the reference names otherwise (ours has its own name as it differs from the reference's response schema). */
+const REFERENCE_NAME: Record<string, string> = {
+  LoadUnitForPatch: "LoadUnit",
+  CarrierConfigurationForPut: "CarrierConfiguration",
+};
+
 describe.skipIf(Boolean(referenceMissing))("request bodies are as closed as the reference's", () => {
   it("closed where the reference closes, open (and stripped) where it leaves open", async () => {
     const ref = parse(readFileSync(REFERENCE_FILE, "utf8")) as Schema;
     const ours = (await openApiDocument()) as Schema;
     const refDeref = (s: Schema | undefined): Schema | undefined =>
       s?.$ref ? refDeref(ref.components.schemas[s.$ref.split("/").pop()]) : s;
-    const ourDeref = (s: Schema | undefined): Schema | undefined =>
-      s?.$ref ? ourDeref(ours.components?.schemas?.[s.$ref.split("/").pop()]) : s;
+    /** Ours behind its $ref; X for X or null (OpenAPI 3.1's anyOf [X, {type: null}], the reference's nullable X). */
+    const ourDeref = (s: Schema | undefined): Schema | undefined => {
+      if (s?.$ref) return ourDeref(ours.components?.schemas?.[s.$ref.split("/").pop()]);
+      const variants: Schema[] | undefined = s?.anyOf ?? s?.oneOf;
+      const notNull = variants?.filter((v) => v?.type !== "null");
+      return notNull?.length === 1 && variants?.length === 2 ? ourDeref(notNull[0]) : s;
+    };
     /** The reference's object with its allOf members merged; closed if it or a member says so. */
     const flat = (s0: Schema | undefined): Schema | undefined => {
       const s = refDeref(s0);
@@ -63,7 +74,9 @@ describe.skipIf(Boolean(referenceMissing))("request bodies are as closed as the 
       const oVariants = o.oneOf ?? o.anyOf;
       if (rVariants || oVariants) {
         for (const rv of (rVariants ?? [r]).map(flat)) {
-          const ov = (oVariants ?? [o]).map(ourDeref).find((v: Schema) => v?.title && v.title === rv?.title);
+          const ov = (oVariants ?? [o])
+            .map(ourDeref)
+            .find((v: Schema) => v?.title && (REFERENCE_NAME[v.title] ?? v.title) === rv?.title);
           if (ov) walk(rv, ov, `${at}<${rv?.title}>`, depth + 1);
           else if (rv?.type === "object" && rv.properties && (oVariants ?? []).length > 1)
             problems.push(`${at}: the reference's variant ${rv.title} has no counterpart`);
@@ -97,6 +110,7 @@ describe.skipIf(Boolean(referenceMissing))("request bodies are as closed as the 
       }
     }
     expect(problems).toEqual([]);
+    console.info(`closedness: ${compared} objects compared with the reference's`);
     expect(compared).toBeGreaterThan(100);
   });
 });

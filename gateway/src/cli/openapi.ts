@@ -3,8 +3,11 @@ import { createLogger } from "@fop/kit/logger";
 import { createMetrics } from "@fop/kit/metrics";
 import { buildGateway } from "../app.ts";
 
-/** The document, from the routes alone: no service, token or URN is used to build it. */
-export async function openApiDocument(): Promise<Record<string, unknown>> {
+/**
+ * The document, from the routes alone: no service, token or URN is used to build it. `publicUrl`:
+ * the gateway's PUBLIC_URL (its `servers`).
+ */
+export async function openApiDocument(publicUrl = ""): Promise<Record<string, unknown>> {
   const app = await buildGateway({
     logger: createLogger({ service: "openapi", level: "silent" }),
     metrics: createMetrics("openapi"),
@@ -14,7 +17,7 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
     },
     resolveUrn: async () => "",
     checkServices: async () => ({}),
-    publicUrl: "",
+    publicUrl,
   });
   await app.ready();
   const doc = app.swagger() as Record<string, unknown>;

@@ -1,14 +1,17 @@
 /**
  * The OpenAPI document is generated from the route schemas: /api/openapi.json, rendered at /docs.
- * Each operation carries its lifecycle status (`x-lifecycle`, plus `deprecated` and the platform's
- * `x-badges`) and the permissions it needs (`x-fft-permissions`), the error statuses the gateway
- * itself can answer on it (`withGatewayResponses`) and, on path parameters that accept URNs, their
- * form (`withUrnParams`).
+ * OpenAPI 3.1 (its schemas are JSON Schema, as TypeBox writes them); every schema with a `title` is
+ * a named component, referenced where it is used (openapi-components.ts). Each operation carries
+ * its lifecycle status (`x-lifecycle`, plus `deprecated` and the platform's `x-badges`) and the
+ * permissions it needs (`x-fft-permissions`), the error statuses the gateway itself can answer on
+ * it (`withGatewayResponses`) and, on path parameters that accept URNs, their form
+ * (`withUrnParams`).
  */
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { errorResponses } from "../schemas/common.ts";
+import { withNamedComponents } from "./openapi-components.ts";
 import { URN_NAMESPACE } from "./urn.ts";
 import "./types.ts";
 import type { UrnParam } from "./types.ts";
@@ -68,19 +71,29 @@ export function withUrnParams<T extends ObjectSchema | undefined>(
 export async function installOpenApi(app: FastifyInstance, opts: { publicUrl: string }): Promise<void> {
   await app.register(swagger, {
     openapi: {
-      openapi: "3.0.3",
+      openapi: "3.1.0",
       info: {
         title: "Fulfillment Operations Platform",
         version: "VERSIONLESS",
         description:
           "REST API of the open fulfillment operations platform. Errors are arrays of {summary, description, requestVersion, version, code}. Path ids also accept URNs (urn:fft:<entity>:<field>:<value>) where noted.",
+        // The project's licence (the root package.json's) and who answers for the API.
+        license: { name: "Apache License 2.0", identifier: "Apache-2.0" },
+        contact: { name: "Fulfillment Operations Platform maintainers" },
       },
-      servers: opts.publicUrl ? [{ url: opts.publicUrl }] : [],
+      // Without PUBLIC_URL: the host that serves the document (a relative server URL).
+      servers: [
+        opts.publicUrl
+          ? { url: opts.publicUrl, description: "This installation (PUBLIC_URL)" }
+          : { url: "/", description: "The host serving this document" },
+      ],
       components: {
         securitySchemes: { BearerToken: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
       },
       security: [{ BearerToken: [] }],
     },
+    transformObject: (documentObject) =>
+      withNamedComponents("openapiObject" in documentObject ? documentObject.openapiObject : {}),
     transform: ({ schema, url, route }) => {
       const config = route.config as
         | {

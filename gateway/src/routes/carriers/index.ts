@@ -175,7 +175,11 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
         tags: configTags,
         params: CarrierIdParams,
         response: {
-          200: { type: "array", items: CarrierCountryServiceMapping },
+          200: {
+            type: "array",
+            items: CarrierCountryServiceMapping,
+            title: "CarrierCountryServiceMappingList",
+          },
           ...errorResponses(401, 403, 404),
         },
       },

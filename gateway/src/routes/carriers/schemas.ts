@@ -52,7 +52,7 @@ const Credentials = (title: string) =>
     },
   );
 
-const ParcelDimensions = Type.Union(
+const ParcelLabelClassificationDimensions = Type.Union(
   [
     Type.Object(
       {
@@ -66,13 +66,13 @@ const ParcelDimensions = Type.Union(
     ),
     Type.Null(),
   ],
-  { title: "ParcelDimensions" },
+  { title: "ParcelLabelClassificationDimensions" },
 );
 
 const ParcelLabelClassificationForCreation = Type.Object(
   {
     nameLocalized: LocaleString,
-    dimensions: ParcelDimensions,
+    dimensions: ParcelLabelClassificationDimensions,
     services: opt(Type.Object({ bulkyGoods: opt(Type.Boolean()) })),
   },
   { title: "ParcelLabelClassificationForCreation" },
@@ -334,7 +334,7 @@ export const CarrierCountryServiceMapping = Type.Object(
 // --- configuration -------------------------------------------------------------------------------
 
 const NonEmpty = Type.String({ pattern: "^.+$", maxLength: 1024 });
-const FacilityAddress = Type.Object(
+const CarrierFacilityAddress = Type.Object(
   {
     street: NonEmpty,
     houseNumber: opt(NonEmpty),
@@ -371,7 +371,7 @@ const FacilityAddress = Type.Object(
       }),
     ),
   },
-  { title: "FacilityAddress" },
+  { title: "CarrierFacilityAddress" },
 );
 
 const NonDeliveryDays = Type.Object(
@@ -424,8 +424,8 @@ const configurationFields = {
     description: "When enabled, a return label will be created by creating a shipping label",
   }),
   additionalWeightInPercent: opt(Type.Number({ minimum: 0, maximum: 1e6 })),
-  alternativeReturnAddress: opt(FacilityAddress),
-  alternativeSendAddress: opt(FacilityAddress),
+  alternativeReturnAddress: opt(CarrierFacilityAddress),
+  alternativeSendAddress: opt(CarrierFacilityAddress),
   countryServiceMappings: opt(List(CarrierCountryServiceMapping, { maxItems: 100 })),
   defaultPickUpTime: opt(Type.Object({ start: TimeStamp, end: TimeStamp }, { title: "CarrierPickUpTime" })),
   fallBackTrackAndTraceEmail: opt(Type.String({ format: "email", minLength: 1, maxLength: 320 })),
@@ -480,7 +480,7 @@ const variantFields = {
  */
 export const CarrierConfigurationForPut = Type.Object(
   { ...configurationFields, ...variantFields },
-  { title: "CarrierConfiguration" },
+  { title: "CarrierConfigurationForPut" },
 );
 
 export const CarrierConfiguration = Type.Object(

@@ -28,7 +28,7 @@ export function categoryRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
         summary: "List categories",
         tags,
         querystring: Type.Object(ListQuery),
-        response: { 200: Type.Array(Category), ...errorResponses(400, 401, 403) },
+        response: { 200: Type.Array(Category, { title: "CategoryList" }), ...errorResponses(400, 401, 403) },
       },
       config: { permissions: ["CATEGORY_READ"], lifecycle: "GA" },
     },

@@ -173,11 +173,10 @@ export const FacilityPatchActions = Type.Object(
   { title: "FacilityPatchActions", deprecated: true },
 );
 
-export const FacilityPatch = Type.Union([
-  FacilityPatchActions,
-  ManagedFacilityForModification,
-  SupplierForModification,
-]);
+export const FacilityPatch = Type.Union(
+  [FacilityPatchActions, ManagedFacilityForModification, SupplierForModification],
+  { title: "FacilityPatch" },
+);
 export type FacilityPatchBody = Static<typeof FacilityPatch>;
 
 /**
@@ -216,7 +215,9 @@ export const SupplierForReplacement = Type.Object(
   { title: "SupplierForReplacement", ...closed },
 );
 
-export const FacilityForReplacement = OneOf("type", [ManagedFacilityForReplacement, SupplierForReplacement]);
+export const FacilityForReplacement = OneOf("type", [ManagedFacilityForReplacement, SupplierForReplacement], {
+  title: "FacilityForReplacement",
+});
 export type FacilityForReplacement = Static<typeof FacilityForReplacement>;
 
 /** The fields a facility and its stripped form (the list's) both start with, in this order. */

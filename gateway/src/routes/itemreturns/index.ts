@@ -165,7 +165,10 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
         summary: "List item returns",
         tags,
         params: ItemReturnJobIdParams,
-        response: { 200: { type: "array", items: ItemReturn }, ...errorResponses(401, 403, 404) },
+        response: {
+          200: { type: "array", items: ItemReturn, title: "ItemReturnList" },
+          ...errorResponses(401, 403, 404),
+        },
       },
       config: { permissions: ["RETURN_READ"], lifecycle: "GA" },
     },

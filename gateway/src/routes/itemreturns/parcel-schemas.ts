@@ -131,9 +131,9 @@ const ParcelResult = Type.Object(
   { title: "ParcelResult" },
 );
 
-const OperativeTransfer = Type.Object(
+const ParcelOperativeTransfer = Type.Object(
   { id: Type.String({ maxLength: 256 }), type: StringEnum(OPERATIVE_TRANSFER_TYPES) },
-  { ...closed, title: "OperativeTransfer" },
+  { ...closed, title: "ParcelOperativeTransfer" },
 );
 
 const ParcelItemValue = nullable(
@@ -201,7 +201,7 @@ const parcelFields = {
         "Tenant specific parcel id, unique among the tenant's parcels that are not obsolete or canceled",
     }),
   ),
-  transfers: opt(Type.Array(OperativeTransfer, { minItems: 0, maxItems: 50 })),
+  transfers: opt(Type.Array(ParcelOperativeTransfer, { minItems: 0, maxItems: 50 })),
 };
 
 export const ParcelForCreation = Type.Object(

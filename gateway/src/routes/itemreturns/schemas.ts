@@ -91,9 +91,10 @@ export const ItemReturnJob = Type.Object(
     consumerAddresses: Type.Array(ConsumerAddress),
     returnableLineItems: Lines(ItemReturnJobLineItem, 100),
     notReturnableLineItems: opt(Lines(ItemReturnJobLineItem, 100)),
-    itemReturns: Type.Array(Type.Object({}, { additionalProperties: true, title: "ItemReturn" }), {
-      maxItems: 100,
-    }),
+    itemReturns: Type.Array(
+      Type.Object({}, { additionalProperties: true, description: "An ItemReturn of the job, as stored" }),
+      { maxItems: 100 },
+    ),
     anonymized: opt(Type.Boolean()),
     created: opt(DateTime()),
     lastModified: opt(DateTime()),

@@ -139,7 +139,10 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
         summary: "Create load units",
         tags,
         body: LoadUnitsForCreation,
-        response: { 201: { type: "array", items: LoadUnit }, ...errorResponses(400, 401, 403) },
+        response: {
+          201: { type: "array", items: LoadUnit, title: "LoadUnitList" },
+          ...errorResponses(400, 401, 403),
+        },
       },
       config: { permissions: ["LOADUNIT_WRITE"], lifecycle: "GA" },
     },
@@ -404,7 +407,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       listQuery: LoadUnitTypeListQuery,
       filters: LoadUnitTypeListFilters,
       pageLimits: LOAD_UNIT_TYPE_PAGE,
-      listBody: { type: "array", items: LoadUnitType },
+      listBody: { type: "array", items: LoadUnitType, title: "LoadUnitTypeList" },
       sendList: (reply: FastifyReply, list: Uint8Array[]) => sendDocumentArray(reply, list),
     },
   ];
@@ -549,7 +552,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
         response: {
           200: {
             description: "The icon",
-            content: { "image/*": { schema: { type: "string", format: "binary" } } },
+            content: { "image/*": { schema: { type: "string", format: "binary", title: "IconImage" } } },
           },
           ...errorResponses(401, 403, 404),
         },

@@ -236,7 +236,7 @@ export const LoadUnitForPatch = Type.Object(
     weightLimitInG: opt(nullable(Type.Number({ minimum: 1 }))),
   },
   {
-    title: "LoadUnit",
+    title: "LoadUnitForPatch",
     description: "A whole LoadUnit: the fields it may change are changed.",
     not: { required: ["actions"] },
   },
@@ -246,6 +246,7 @@ export const LoadUnitForPatch = Type.Object(
  * the route reports the first problem of that form (patchBodyError), not "must match a schema in anyOf".
  */
 export const LoadUnitPatch = Type.Union([LoadUnitPatchActions, LoadUnitForPatch], {
+  title: "LoadUnitPatch",
   description:
     "LoadUnitPatchActions (deprecated: use POST /api/loadunits/{loadUnitId}/actions) or a whole LoadUnit. Both name the version they change.",
 });

@@ -200,7 +200,12 @@ export function notificationRoutes(app: RouteApp, { clients }: RouteDeps): void 
           "Ours: a `text/event-stream` of the tenant's new CLIENT notifications as they are stored, each as `event: notification`, `id: <notification id>`, `data: <Notification JSON>`; a `: heartbeat` comment every 15 s keeps proxies from closing it. Authenticate with the bearer token header (a fetch-based SSE client; the browser's EventSource cannot send headers). At most once: after a reconnect, search for what was missed (created gte the last one seen).",
         tags,
         response: {
-          200: { type: "string", description: "text/event-stream" },
+          200: {
+            description: "The stream (Server-Sent Events)",
+            content: {
+              "text/event-stream": { schema: { type: "string", title: "NotificationEventStream" } },
+            },
+          },
           ...errorResponses(401, 403),
         },
       },

@@ -100,9 +100,9 @@ export const NotificationCenterConfigForUpsert = Type.Object(
     ),
   },
   {
-    title: "NotificationCenterConfigForUpdate | NotificationCenterConfigForCreation",
+    title: "NotificationCenterConfigForUpsert",
     description:
-      "Without version: creates the configuration (201). With the current version: replaces every channel (200).",
+      "The reference's NotificationCenterConfigForCreation or NotificationCenterConfigForUpdate. Without version: creates the configuration (201). With the current version: replaces every channel (200).",
   },
 );
 

@@ -143,5 +143,5 @@ export const PickingConfigurationsPatch = Type.Object(
     lastModified: opt(DateTime("Ignored (set by the service)")),
     ...subConfigurations,
   },
-  { title: "PickingConfigurations", additionalProperties: false },
+  { title: "PickingConfigurationsPatch", additionalProperties: false },
 );

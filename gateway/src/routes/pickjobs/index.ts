@@ -188,7 +188,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
   const pdfResponse = {
     200: {
       description: "The document",
-      content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+      content: { "application/pdf": { schema: { type: "string", format: "binary", title: "PdfDocument" } } },
     },
     ...errorResponses(401, 403, 404),
   };

@@ -62,7 +62,7 @@ export const CreatedSubscription = Type.Object(
         "The signing secret (Standard Webhooks, whsec_...): shown only in this answer. Verify each delivery's webhook-signature with it.",
     }),
   },
-  { title: "Subscription (with its secret)" },
+  { title: "CreatedSubscription", description: "A Subscription with its secret" },
 );
 
 export const Subscriptions = Type.Object(
