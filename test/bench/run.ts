@@ -66,14 +66,8 @@ import {
   summariseTarget,
   writeResults,
 } from "./report.ts";
-import {
-  type AnyScenario,
-  type ComparisonScenario,
-  isFanout,
-  scenarios,
-  type Target,
-  type TargetName,
-} from "./scenarios.ts";
+import type { Target, TargetName } from "./requests.ts";
+import { type AnyScenario, type ComparisonScenario, isFanout, scenarios } from "./scenarios.ts";
 import { startBenchSystem } from "./system.ts";
 
 const benchConfig = {

@@ -7,6 +7,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { EntitySchema, MigrationObject } from "@mikro-orm/postgresql";
 import type { FastifyInstance } from "fastify";
 import { ablatedLayers, ablationConfig, ablationWarning } from "./ablation.ts";
+import { buildAdminServer } from "./admin.ts";
 import { type ConfigOf, type ConfigSchema, env, loadConfig } from "./config.ts";
 import { initOrm, migrate } from "./db/orm.ts";
 import { createSqlPool, type SqlPool } from "./db/sql.ts";
@@ -24,8 +25,9 @@ import {
   rpcKeys,
   rpcTokenVerifier,
 } from "./rpc/auth.ts";
-import { buildAdminServer, buildRpcServer, type RpcServer } from "./rpc/server.ts";
+import { buildRpcServer, type RpcServer } from "./rpc/server.ts";
 import { type CursorCodec, cursorCodec } from "./search/cursor.ts";
+import type { Worker } from "./worker.ts";
 
 /** Default ports of each service (RPC h2c, admin HTTP/1.1); the gateway's <NAME>_URL defaults match. */
 export const SERVICE_PORTS = {
@@ -102,13 +104,6 @@ export interface ServiceBase {
   metrics: Metrics;
   now: () => Date;
   newId: () => string;
-}
-
-/** A long-running background task (outbox relay, event consumer) tied to the service's life. */
-export interface Worker {
-  name: string;
-  start(): Promise<void>;
-  stop(): Promise<void>;
 }
 
 export interface ServiceModule<D, S extends ConfigSchema = ConfigSchema> {

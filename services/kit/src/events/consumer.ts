@@ -52,7 +52,7 @@ import {
   SpanStatusCode,
   tracer,
 } from "../otel.ts";
-import type { Worker } from "../service.ts";
+import type { Worker } from "../worker.ts";
 import { decodeEnvelope } from "./envelope.ts";
 import { entityFilter, eventTypeOfSubject, legacyFilter, type Nats, TENANT_HEADER } from "./nats.ts";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { ReplayReport } from "../events/consumer.ts";
-import { createMetrics } from "../metrics.ts";
-import { loadServiceConfig } from "../service.ts";
-import { TEST_RPC_AUTH_KEY } from "../testing/rpc.ts";
-import { buildAdminServer, isLoopback } from "./server.ts";
+import { buildAdminServer, isLoopback } from "./admin.ts";
+import type { ReplayReport } from "./events/consumer.ts";
+import { createMetrics } from "./metrics.ts";
+import { loadServiceConfig } from "./service.ts";
+import { TEST_RPC_AUTH_KEY } from "./testing/rpc.ts";
 
 const rt = { ready: async () => true, metrics: createMetrics("admin-test") };
 const letters = async () => [{ eventId: "e1", payload: { secret: "personal data" } }];
