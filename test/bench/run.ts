@@ -44,7 +44,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { env, loadConfig } from "@fop/kit/config";
-import { findOrStartNats, findOrStartPostgres, infraConfig } from "@fop/kit/infra";
+import { findOrStartNats, findOrStartPostgres, infraConfig } from "@fop/kit/dev/infra";
 import { otelConfig, startTracing } from "@fop/kit/otel";
 import { runAblation } from "./ablation.ts";
 import { BASELINE_TENANT, startBaseline } from "./baseline.ts";

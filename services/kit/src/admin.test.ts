@@ -173,7 +173,7 @@ describe("admin server", () => {
   it("the service config trusts loopback only when ADMIN_LOOPBACK_TRUST says so, whatever NODE_ENV", () => {
     const env = { DATABASE_URL: "postgres://audit_svc@127.0.0.1:5432/fop", RPC_AUTH_KEY: TEST_RPC_AUTH_KEY };
     const load = (more: Record<string, string>) =>
-      loadServiceConfig({ name: "audit", config: {} }, { ...env, ...more });
+      loadServiceConfig({ ports: { rpc: 0, admin: 0 }, config: {} }, { ...env, ...more });
     expect(load({}).ADMIN_LOOPBACK_TRUST).toBe(false);
     expect(load({ NODE_ENV: "development" }).ADMIN_LOOPBACK_TRUST).toBe(false);
     expect(load({ ADMIN_LOOPBACK_TRUST: "true" }).ADMIN_LOOPBACK_TRUST).toBe(true);

@@ -29,24 +29,20 @@ import { buildRpcServer, type RpcServer } from "./rpc/server.ts";
 import { type CursorCodec, cursorCodec } from "./search/cursor.ts";
 import type { Worker } from "./worker.ts";
 
-/** Default ports of each service (RPC h2c, admin HTTP/1.1); the gateway's <NAME>_URL defaults match. */
-export const SERVICE_PORTS = {
-  catalog: { rpc: 7101, admin: 7201 },
-  picking: { rpc: 7102, admin: 7202 },
-  loadunits: { rpc: 7103, admin: 7203 },
-  carriers: { rpc: 7104, admin: 7204 },
-  returns: { rpc: 7105, admin: 7205 },
-  audit: { rpc: 7106, admin: 7206 },
-  notifications: { rpc: 7107, admin: 7207 },
-} as const;
-export type ServiceName = keyof typeof SERVICE_PORTS;
+/** Where a service listens by default (its PORT and ADMIN_PORT defaults). */
+export interface ServicePorts {
+  /** Connect RPC (h2c). */
+  rpc: number;
+  /** Health, metrics and dead letters (HTTP/1.1). */
+  admin: number;
+}
 
 /** Environment every service reads. */
-export const baseServiceConfig = (name: ServiceName) => ({
+export const baseServiceConfig = (ports: ServicePorts) => ({
   DATABASE_URL: env.url("Postgres URL of this service's own role (its schema's owner)"),
   HOST: env.string("interface to listen on", "127.0.0.1"),
-  PORT: env.int("Connect RPC port (h2c)", SERVICE_PORTS[name].rpc, 0, 65535),
-  ADMIN_PORT: env.int("health/metrics port (HTTP/1.1)", SERVICE_PORTS[name].admin, 0, 65535),
+  PORT: env.int("Connect RPC port (h2c)", ports.rpc, 0, 65535),
+  ADMIN_PORT: env.int("health/metrics port (HTTP/1.1)", ports.admin, 0, 65535),
   LOG_LEVEL: env.oneOf(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "log level", "info"),
   DB_POOL_MAX: env.int("database connections per process", 10, 1, 200),
   MIGRATE_ON_START: env.bool("apply pending migrations before serving", false),
@@ -107,7 +103,10 @@ export interface ServiceBase {
 }
 
 export interface ServiceModule<D, S extends ConfigSchema = ConfigSchema> {
-  name: ServiceName;
+  /** The service's name: its logs, metrics, RPC identity and database application name. */
+  name: string;
+  /** Its default ports (the platform's: @fop/contracts/service-ports). */
+  ports: ServicePorts;
   /** The Postgres schema the service owns. */
   schema: string;
   /**
@@ -143,10 +142,10 @@ export interface RunningService<D> {
  * defaults to the process's environment ({@link loadConfig}).
  */
 export function loadServiceConfig<S extends ConfigSchema>(
-  mod: Pick<ServiceModule<unknown, S>, "name" | "config">,
+  mod: Pick<ServiceModule<unknown, S>, "ports" | "config">,
   source?: Record<string, string | undefined>,
 ): BaseServiceConfig & ConfigOf<S> {
-  return loadConfig({ ...baseServiceConfig(mod.name), ...mod.config }, source) as BaseServiceConfig &
+  return loadConfig({ ...baseServiceConfig(mod.ports), ...mod.config }, source) as BaseServiceConfig &
     ConfigOf<S>;
 }
 
@@ -175,11 +174,11 @@ export async function migrateService(
  * configuration error. Deployments migrate through deploy/local/src/db-setup.ts instead.
  */
 export async function runMigrate(
-  mod: Pick<ServiceModule<unknown>, "name" | "schema" | "entities" | "migrations">,
+  mod: Pick<ServiceModule<unknown>, "name" | "ports" | "schema" | "entities" | "migrations">,
 ): Promise<void> {
   let databaseUrl: string;
   try {
-    ({ DATABASE_URL: databaseUrl } = loadConfig({ DATABASE_URL: baseServiceConfig(mod.name).DATABASE_URL }));
+    ({ DATABASE_URL: databaseUrl } = loadConfig({ DATABASE_URL: baseServiceConfig(mod.ports).DATABASE_URL }));
   } catch (err) {
     console.error(`${mod.name} migrate: ${(err as Error).message}`);
     process.exit(2);
