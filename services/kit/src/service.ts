@@ -197,7 +197,7 @@ const READY_TIMEOUT_MS = 2_000;
  * Its close() drains, in this order, so that nothing in flight is lost:
  * 1. unready at once: /readyz answers 503 and Health/Check NOT_SERVING;
  * 2. the RPC server stops listening and sends GOAWAY: running calls finish (up to
- *    RPC_SHUTDOWN_GRACE_MS), new ones go to another connection (rpc/server.ts, rpc/connect-h2.ts);
+ *    RPC_SHUTDOWN_GRACE_MS), new ones go to another connection (rpc/server.ts, rpc/connect-h2-transport.ts);
  * 3. the workers stop, last started first: consumers finish the messages they hold (acknowledged, or
  *    left for redelivery), the outbox relay publishes what the last calls wrote;
  * 4. the admin listener, NATS (drained) and the database pool close.

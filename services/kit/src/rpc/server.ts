@@ -37,7 +37,7 @@ import {
   type RpcServerResponse,
   recordUnaryRoutes,
   unaryFastPath,
-} from "./connect-h2.ts";
+} from "./connect-h2-server.ts";
 import { grpcStatusName, toConnectError } from "./errors.ts";
 import { REFLECTION_SERVICES, registerReflection } from "./reflection.ts";
 
@@ -190,7 +190,7 @@ function contextInterceptor(verify: RpcTokenVerifier): Interceptor {
 /**
  * BENCHMARKS ONLY (FOP_ABLATE, ../ablation.ts): `http1` - the RPC port also accepts HTTP/1.1 (a
  * connection is HTTP/2 when it opens with the HTTP/2 preface, else HTTP/1.1), for a gateway that
- * calls over HTTP/1.1; `json` - unary Connect JSON calls take the fast path too (connect-h2.ts).
+ * calls over HTTP/1.1; `json` - unary Connect JSON calls take the fast path too (connect-h2-server.ts).
  */
 export interface RpcServerOptions {
   http1?: boolean;
@@ -200,7 +200,7 @@ export interface RpcServerOptions {
 /**
  * Builds (does not listen) the h2c RPC server with the kit's interceptors, the health service and
  * gRPC server reflection of everything it serves (reflection.ts). Unary Connect calls with a binary
- * body take connect-h2.ts's fast path; every other request (gRPC, gRPC-web, Connect JSON or GET,
+ * body take connect-h2-server.ts's fast path; every other request (gRPC, gRPC-web, Connect JSON or GET,
  * compressed, streaming, so reflection's bidi streams too) connect-node's full handler, with the
  * same routes and interceptors.
  */
@@ -297,7 +297,7 @@ export async function buildRpcServer(
         }, RPC_SHUTDOWN_GRACE_MS);
         grace.unref();
         // No new connections: a client's next connection goes to another replica (or waits for
-        // this one's successor, see connect-h2.ts).
+        // this one's successor, see connect-h2-transport.ts).
         server.close(() => {
           clearTimeout(grace);
           resolve();

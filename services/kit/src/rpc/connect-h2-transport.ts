@@ -1,78 +1,37 @@
 /**
- * The Connect protocol's unary binary calls, lean, on both ends of an HTTP/2 (h2c) connection.
- *
- * Between our own processes every call is a unary Connect call with a binary protobuf body (the
- * gateway's and the services' clients never stream, never compress). connect-node handles such a
- * call through its general machinery — async-iterable pipelines, linked abort controllers, a
- * DOMException and a ConnectError allocated on every successful call — which measured ~260-315 us
- * of CPU per call (client and server together) against ~75 us for the same call done directly on
- * node:http2 (kit bench, Health/Check, 10 concurrent). So:
- *
- * - {@link createH2Transport} is a Connect `Transport` for unary calls: a `POST /<service>/<method>`
- *   with `Content-Type: application/proto`, `Connect-Protocol-Version: 1` and
- *   `Connect-Timeout-Ms`, on one HTTP/2 session per base URL (reconnected when it closes). Errors
- *   come back as the protocol's JSON error body, details included. The kit's client interceptors
- *   run around it as they would around connect-node's transport. A call that fails before any
- *   response is tried again when that is safe (see {@link createH2Transport}).
- * - {@link unaryFastPath} answers such requests on the server with the service implementations and
- *   interceptors the router was given; every other request (gRPC, gRPC-web, Connect JSON, GET,
- *   compressed, streaming) goes to connect-node's full handler, so all protocols keep working.
- *
- * Both follow https://connectrpc.com/docs/protocol (unary request/response, error JSON, timeouts).
- *
- * Benchmarks only (FOP_ABLATE, ../ablation.ts), to measure what the transport and the codec cost:
- * {@link createHttp1Transport} makes the same calls over keep-alive HTTP/1.1 connections, and both
- * transports (and the fast path, with `json`) can use the Connect JSON codec instead of protobuf.
+ * The client half of the kit's lean unary Connect calls (why: connect-h2-wire.ts).
+ * {@link createH2Transport} is a Connect `Transport` for unary calls: a `POST /<service>/<method>`
+ * with `Content-Type: application/proto`, `Connect-Protocol-Version: 1` and `Connect-Timeout-Ms`,
+ * on one HTTP/2 session per base URL (reconnected when it closes). Errors come back as the
+ * protocol's JSON error body, details included. The kit's client interceptors run around it as they
+ * would around connect-node's transport. A call that fails before any response is tried again when
+ * that is safe (see {@link createH2Transport}). Benchmarks only: {@link createHttp1Transport}.
  */
-import type { EventEmitter } from "node:events";
 import http from "node:http";
 import http2 from "node:http2";
-import {
-  create,
-  type DescMessage,
-  type DescMethodUnary,
-  type DescService,
-  fromBinary,
-  fromJsonString,
-  type MessageInitShape,
-  toBinary,
-  toJsonString,
-} from "@bufbuild/protobuf";
+import { create, type DescMessage, type DescMethodUnary, type MessageInitShape } from "@bufbuild/protobuf";
 import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
 import {
   Code,
   ConnectError,
-  type ConnectRouter,
   type ContextValues,
   createContextValues,
-  type HandlerContext,
   type Interceptor,
   type Transport,
   type UnaryRequest,
   type UnaryResponse,
 } from "@connectrpc/connect";
-import {
-  codeFromHttpStatus,
-  codeToHttpStatus,
-  errorFromJsonBytes,
-  errorToJsonBytes,
-  parseTimeout,
-} from "@connectrpc/connect/protocol-connect";
+import { codeFromHttpStatus, errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { DEADLINE_HEADER } from "../deadline.ts";
+import {
+  CODECS,
+  type Codec,
+  callHeaders,
+  type HeadersInit,
+  type RpcCodec,
+  withInterceptors,
+} from "./connect-h2-wire.ts";
 
-const PROTO = "application/proto";
-const JSON_TYPE = "application/json";
-
-type HeadersInit = ConstructorParameters<typeof Headers>[0];
-type UnaryFn = (req: UnaryRequest) => Promise<UnaryResponse>;
-
-/** `next` wrapped by `interceptors`, the first outermost (as Connect applies them). */
-function withInterceptors(next: UnaryFn, interceptors: Interceptor[] | undefined): UnaryFn {
-  return (interceptors ?? []).reduceRight<UnaryFn>(
-    (n, interceptor) => interceptor(n as never) as UnaryFn,
-    next,
-  );
-}
 const {
   HTTP2_HEADER_STATUS,
   HTTP2_HEADER_METHOD,
@@ -82,37 +41,6 @@ const {
   NGHTTP2_CANCEL,
   NGHTTP2_REFUSED_STREAM,
 } = http2.constants;
-
-// --- codecs ---------------------------------------------------------------------------------------
-
-/** How a call's messages are written on the wire: its Content-Type and the (de)serializers. */
-interface Codec {
-  readonly type: string;
-  encode(schema: DescMessage, message: UnaryRequest["message"]): Uint8Array;
-  decode(schema: DescMessage, bytes: Uint8Array): UnaryRequest["message"];
-}
-
-const utf8 = new TextDecoder();
-
-/** The wire format of a call: binary protobuf (what every component sends), or the Connect JSON codec. */
-export type RpcCodec = "proto" | "json";
-
-const CODECS: Record<RpcCodec, Codec> = {
-  proto: {
-    type: PROTO,
-    encode: (schema, message) => toBinary(schema, message),
-    decode: (schema, bytes) => fromBinary(schema, bytes),
-  },
-  // Benchmarks only (FOP_ABLATE=rpc-protobuf): the protocol's JSON codec. Unknown fields are
-  // ignored when reading, as Connect's own JSON codec does by default.
-  json: {
-    type: JSON_TYPE,
-    encode: (schema, message) => Buffer.from(toJsonString(schema, message)),
-    decode: (schema, bytes) => fromJsonString(schema, utf8.decode(bytes), { ignoreUnknownFields: true }),
-  },
-};
-
-// --- client ---------------------------------------------------------------------------------------
 
 export interface H2TransportOptions {
   baseUrl: string;
@@ -539,309 +467,3 @@ const TIMEOUT = Symbol("fop.timeout");
 
 /** A signal that never aborts (calls without one). */
 const NEVER = new AbortController().signal;
-
-/**
- * The `Headers` of a call on the fast path: a plain map with the part of the Fetch API's Headers
- * that interceptors and handlers use (get/set/has/append/delete/forEach/iteration), names
- * lower-cased. The Fetch API's own class validates and sorts on every operation, which measured
- * ~5% of a GET's CPU in gateway and service together; here the values come from node:http2 (which
- * validated them on the wire) or from our own interceptors, and node:http2 checks what we send.
- */
-export class CallHeaders implements Iterable<[string, string]> {
-  private readonly map = new Map<string, string>();
-
-  constructor(init?: HeadersInit | http2.IncomingHttpHeaders) {
-    if (!init) return;
-    if (init instanceof CallHeaders || (typeof Headers !== "undefined" && init instanceof Headers)) {
-      (init as Headers).forEach((v, k) => {
-        this.append(k, v);
-      });
-    } else if (Array.isArray(init)) {
-      for (const [k, v] of init as [string, string][]) this.append(k, v);
-    } else {
-      for (const [k, v] of Object.entries(init as Record<string, string | string[] | undefined>)) {
-        if (k.startsWith(":") || v === undefined) continue;
-        if (Array.isArray(v)) for (const x of v) this.append(k, x);
-        else this.append(k, String(v));
-      }
-    }
-  }
-  get(name: string): string | null {
-    return this.map.get(name.toLowerCase()) ?? null;
-  }
-  has(name: string): boolean {
-    return this.map.has(name.toLowerCase());
-  }
-  set(name: string, value: string): void {
-    this.map.set(name.toLowerCase(), String(value));
-  }
-  append(name: string, value: string): void {
-    const k = name.toLowerCase();
-    const was = this.map.get(k);
-    this.map.set(k, was === undefined ? String(value) : `${was}, ${value}`);
-  }
-  delete(name: string): void {
-    this.map.delete(name.toLowerCase());
-  }
-  getSetCookie(): string[] {
-    return [];
-  }
-  forEach(fn: (value: string, key: string, parent: Headers) => void): void {
-    for (const [k, v] of this.map) fn(v, k, this as unknown as Headers);
-  }
-  entries(): IterableIterator<[string, string]> {
-    return this.map.entries();
-  }
-  keys(): IterableIterator<string> {
-    return this.map.keys();
-  }
-  values(): IterableIterator<string> {
-    return this.map.values();
-  }
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.map.entries();
-  }
-}
-
-/** A {@link CallHeaders} typed as the Fetch API's Headers, which Connect's types ask for. */
-const callHeaders = (init?: HeadersInit | http2.IncomingHttpHeaders): Headers =>
-  new CallHeaders(init) as unknown as Headers;
-
-// --- server ---------------------------------------------------------------------------------------
-
-/** What the innermost step of a server call needs, carried on the request (see serverChain). */
-const CALL = Symbol("fop.call");
-type ServerCall = UnaryRequest & { [CALL]: { entry: UnaryEntry; hctx: HandlerContext } };
-
-/** Runs the implementation of a fast-path call: the innermost step under the interceptors. */
-async function runImpl(r: UnaryRequest): Promise<UnaryResponse> {
-  const { entry, hctx } = (r as ServerCall)[CALL];
-  const { service, method } = entry;
-  const result = await entry.impl(r.message, hctx);
-  return {
-    stream: false,
-    service,
-    method,
-    header: hctx.responseHeader,
-    trailer: hctx.responseTrailer,
-    message: create(method.output, result as MessageInitShape<typeof method.output>),
-  } as UnaryResponse;
-}
-
-/** The interceptors wrapped around runImpl, built once per interceptor list (not per call). */
-const chains = new WeakMap<Interceptor[], UnaryFn>();
-function serverChain(interceptors: Interceptor[] | undefined): UnaryFn {
-  if (!interceptors) return runImpl;
-  let chain = chains.get(interceptors);
-  if (!chain) {
-    chain = withInterceptors(runImpl, interceptors);
-    chains.set(interceptors, chain);
-  }
-  return chain;
-}
-
-interface UnaryEntry {
-  service: DescService;
-  method: DescMethodUnary;
-  impl: (req: unknown, ctx: HandlerContext) => unknown;
-}
-
-/**
- * Wraps `routes` so that it also records every unary method implementation it registers, by path
- * (`/<service>/<method>`); the returned `routes` registers them with the real router as before.
- */
-export function recordUnaryRoutes(routes: (router: ConnectRouter) => void) {
-  const unary = new Map<string, UnaryEntry>();
-  const recording = (router: ConnectRouter) => {
-    const proxy: ConnectRouter = {
-      handlers: router.handlers,
-      service(service, impl, options) {
-        for (const method of service.methods) {
-          const fn = (impl as Record<string, unknown>)[method.localName];
-          if (method.methodKind === "unary" && typeof fn === "function") {
-            unary.set(`/${service.typeName}/${method.name}`, {
-              service,
-              method: method as DescMethodUnary,
-              impl: fn.bind(impl) as UnaryEntry["impl"],
-            });
-          }
-        }
-        return router.service(service, impl, options);
-      },
-      rpc(method, impl, options) {
-        return router.rpc(method, impl, options);
-      },
-    };
-    routes(proxy);
-  };
-  return { routes: recording, unary };
-}
-
-export interface FastPathOptions {
-  unary: Map<string, UnaryEntry>;
-  interceptors: Interceptor[];
-  /** Largest request body accepted (bytes). */
-  bodyLimit: number;
-  /** Aborted when the server shuts down. */
-  shutdownSignal?: AbortSignal;
-  /** Benchmarks only (FOP_ABLATE=rpc-protobuf): unary Connect JSON calls are answered here too. */
-  json?: boolean;
-}
-
-/**
- * A call's request and response: HTTP/2, or (benchmarks only, FOP_ABLATE=rpc-http2, server.ts)
- * HTTP/1.1.
- */
-export type RpcServerRequest = http2.Http2ServerRequest | http.IncomingMessage;
-export type RpcServerResponse = http2.Http2ServerResponse | http.ServerResponse;
-
-/**
- * The request handler of the services' h2c server: unary Connect calls with a binary body and no
- * compression are answered here; anything else goes to `fallback` (connect-node's handler).
- */
-export function unaryFastPath(
-  opts: FastPathOptions,
-  fallback: (req: RpcServerRequest, res: RpcServerResponse) => void,
-) {
-  return (req: RpcServerRequest, res: RpcServerResponse): void => {
-    const entry = req.method === "POST" ? opts.unary.get(req.url!) : undefined;
-    const h = req.headers;
-    const type = h[HTTP2_HEADER_CONTENT_TYPE];
-    const codec = type === PROTO ? CODECS.proto : opts.json && type === JSON_TYPE ? CODECS.json : undefined;
-    if (!entry || !codec || (h["content-encoding"] !== undefined && h["content-encoding"] !== "identity")) {
-      fallback(req, res);
-      return;
-    }
-    void handleUnary(entry, codec, opts, req, res);
-  };
-}
-
-/** A response the client can no longer receive. */
-const gone = (res: RpcServerResponse) =>
-  res instanceof http2.Http2ServerResponse ? res.stream.destroyed : res.destroyed;
-
-/** Writes a whole response (the two protocols' writeHead have different types, not different uses). */
-function respond(
-  res: RpcServerResponse,
-  status: number,
-  headers: http2.OutgoingHttpHeaders,
-  body: Uint8Array,
-) {
-  (res as http.ServerResponse).writeHead(status, headers as http.OutgoingHttpHeaders);
-  res.end(body);
-}
-
-function sendError(res: RpcServerResponse, err: ConnectError): void {
-  if (res.headersSent || gone(res)) return;
-  const body = errorToJsonBytes(err, {});
-  const headers: http2.OutgoingHttpHeaders = {
-    [HTTP2_HEADER_CONTENT_TYPE]: JSON_TYPE,
-    [HTTP2_HEADER_CONTENT_LENGTH]: body.byteLength,
-  };
-  err.metadata.forEach((value, key) => {
-    headers[key] = value;
-  });
-  respond(res, codeToHttpStatus(err.code), headers, body);
-}
-
-async function handleUnary(
-  entry: UnaryEntry,
-  codec: Codec,
-  opts: FastPathOptions,
-  req: RpcServerRequest,
-  res: RpcServerResponse,
-): Promise<void> {
-  const { service, method } = entry;
-  // The call's signal: aborted when the client cancels (stream reset, or its HTTP/1.1 connection
-  // closed before the response) or its timeout passes.
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const onClose = () => {
-    if (!res.writableEnded) controller.abort(new ConnectError("the client canceled the call", Code.Canceled));
-  };
-  const closes: EventEmitter = req instanceof http2.Http2ServerRequest ? req.stream : res;
-  closes.once("close", onClose);
-  try {
-    const timeout = parseTimeout(
-      (req.headers["connect-timeout-ms"] as string | undefined) ?? null,
-      Number.MAX_SAFE_INTEGER,
-    );
-    if (timeout.error) throw timeout.error;
-    const deadline = timeout.timeoutMs === undefined ? undefined : Date.now() + timeout.timeoutMs;
-    if (timeout.timeoutMs !== undefined) {
-      timer = setTimeout(
-        () => controller.abort(new ConnectError("the call's deadline passed", Code.DeadlineExceeded)),
-        timeout.timeoutMs,
-      );
-    }
-    const body = await readBody(req, opts.bodyLimit);
-    const header = callHeaders(req.headers);
-    const contextValues = createContextValues();
-    const hctx: HandlerContext = {
-      service,
-      method,
-      signal: controller.signal,
-      timeoutMs: () => (deadline === undefined ? undefined : deadline - Date.now()),
-      requestMethod: "POST",
-      requestHeader: header,
-      responseHeader: callHeaders(),
-      responseTrailer: callHeaders(),
-      protocolName: "connect",
-      values: contextValues,
-      url: req.url!,
-    };
-    let message: UnaryRequest["message"];
-    try {
-      message = codec.decode(method.input, body);
-    } catch (err) {
-      throw new ConnectError(`cannot decode the request: ${(err as Error).message}`, Code.InvalidArgument);
-    }
-    const next = serverChain(opts.interceptors);
-    const out = await next({
-      stream: false,
-      service,
-      method,
-      requestMethod: "POST",
-      url: req.url!,
-      signal: controller.signal,
-      header,
-      contextValues,
-      message,
-      [CALL]: { entry, hctx },
-    } as UnaryRequest);
-    if (controller.signal.aborted) throw ConnectError.from(controller.signal.reason);
-    const bytes = codec.encode(method.output, out.message);
-    const headers: http2.OutgoingHttpHeaders = {
-      [HTTP2_HEADER_CONTENT_TYPE]: codec.type,
-      [HTTP2_HEADER_CONTENT_LENGTH]: bytes.byteLength,
-    };
-    out.header.forEach((value, key) => {
-      headers[key] = value;
-    });
-    out.trailer.forEach((value, key) => {
-      headers[`trailer-${key}`] = value;
-    });
-    respond(res, 200, headers, bytes);
-  } catch (err) {
-    sendError(res, ConnectError.from(err));
-  } finally {
-    clearTimeout(timer);
-    closes.off("close", onClose);
-  }
-}
-
-function readBody(req: RpcServerRequest, limit: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        req.removeAllListeners("data");
-        reject(new ConnectError(`the request is larger than ${limit} bytes`, Code.ResourceExhausted));
-      } else chunks.push(c);
-    });
-    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.once("error", (err) => reject(new ConnectError(err.message, Code.Canceled)));
-  });
-}
