@@ -78,7 +78,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
   let pruneTimer: NodeJS.Timeout | undefined;
   const acks = ackBatcher();
   const delivered = deliveries(rt, acks);
-  const mode = opts.batch ? batchMode(rt, acks, delivered) : handleMode(rt, acks, delivered);
+  const mode = opts.batch ? batchMode(rt, delivered) : handleMode(rt, delivered);
   const fetching = fetchLoop(rt, {
     ensureDurables: durables(rt).ensure,
     process: mode.process,

@@ -9,16 +9,14 @@ import type { EventEmitter } from "node:events";
 import type http from "node:http";
 import http2 from "node:http2";
 import { create, type DescMethodUnary, type DescService, type MessageInitShape } from "@bufbuild/protobuf";
-import {
-  Code,
-  ConnectError,
-  type ConnectRouter,
-  createContextValues,
-  type HandlerContext,
-  type Interceptor,
-  type UnaryRequest,
-  type UnaryResponse,
+import type {
+  ConnectRouter,
+  HandlerContext,
+  Interceptor,
+  UnaryRequest,
+  UnaryResponse,
 } from "@connectrpc/connect";
+import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes, parseTimeout } from "@connectrpc/connect/protocol-connect";
 import {
   CODECS,

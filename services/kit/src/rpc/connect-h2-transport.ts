@@ -11,16 +11,8 @@ import http from "node:http";
 import http2 from "node:http2";
 import { create, type DescMessage, type DescMethodUnary, type MessageInitShape } from "@bufbuild/protobuf";
 import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
-import {
-  Code,
-  ConnectError,
-  type ContextValues,
-  createContextValues,
-  type Interceptor,
-  type Transport,
-  type UnaryRequest,
-  type UnaryResponse,
-} from "@connectrpc/connect";
+import type { ContextValues, Interceptor, Transport, UnaryRequest, UnaryResponse } from "@connectrpc/connect";
+import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import { codeFromHttpStatus, errorFromJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { DEADLINE_HEADER } from "../deadline.ts";
 import {

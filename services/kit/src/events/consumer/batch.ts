@@ -9,12 +9,12 @@ import type { JsMsg } from "@nats-io/jetstream";
 import { type Db, query } from "../../db/sql.ts";
 import { translateDbError } from "../../db/tx.ts";
 import { otelContext, SpanStatusCode } from "../../otel.ts";
-import { type AckBatcher, nakDelay } from "./acks.ts";
+import { nakDelay } from "./acks.ts";
 import type { ApplyMode, Deliveries } from "./delivery.ts";
 import type { ConsumerRuntime } from "./options.ts";
 
-export function batchMode(rt: ConsumerRuntime, acks: AckBatcher, deliveries: Deliveries): ApplyMode {
-  const { db, logger, opts, count } = rt;
+export function batchMode(rt: ConsumerRuntime, deliveries: Deliveries): ApplyMode {
+  const { db, logger, opts } = rt;
   const handler = opts.batch!;
 
   /** The handler's statement for `batch`, autocommitted. */
@@ -35,10 +35,7 @@ export function batchMode(rt: ConsumerRuntime, acks: AckBatcher, deliveries: Del
     }
     try {
       await otelContext.with(items[0]!.context, () => applyStatement(items.map((i) => i.event)));
-      rt.statement("batch");
-      for (const { m } of items) acks.ackSoon(m);
-      for (const m of again) acks.ackSoon(m);
-      count("done", items.length);
+      deliveries.appliedTogether(items, again);
     } catch (err) {
       for (const m of again) m.nak(nakDelay(m.info.deliveryCount));
       if (items.length === 1) {
@@ -49,17 +46,7 @@ export function batchMode(rt: ConsumerRuntime, acks: AckBatcher, deliveries: Del
           { consumer: opts.name, events: items.length, err: (err as Error).message },
           "a batch failed; applying its events one by one",
         );
-        for (const item of items) {
-          try {
-            await otelContext.with(item.context, () => applyStatement([item.event]));
-            rt.statement("single");
-            item.m.ack();
-            count("done");
-          } catch (e) {
-            item.span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
-            await deliveries.failed(item.m, item.event, e);
-          }
-        }
+        for (const item of items) await deliveries.applyAlone(item, () => applyStatement([item.event]));
       }
     } finally {
       for (const { span } of items) span.end();

@@ -15,6 +15,7 @@ import {
   otelTrace,
   type Span,
   SpanKind,
+  SpanStatusCode,
   tracer,
 } from "../../otel.ts";
 import { decodeEnvelope } from "../envelope.ts";
@@ -50,6 +51,13 @@ export interface Deliveries {
   collect(batch: JsMsg[], check?: (event: EventEnvelope) => void): Promise<{ items: Item[]; again: JsMsg[] }>;
   /** After a failure: poison, or out of deliveries, is dead-lettered; anything else comes again later. */
   failed(m: JsMsg, event: EventEnvelope, err: unknown): Promise<void>;
+  /** After one statement or transaction applied `items`: counted, and acknowledged with `again`. */
+  appliedTogether(items: Item[], again: JsMsg[]): void;
+  /**
+   * Applies `item` alone with `apply` (in its span's context), then acknowledges it; a failure
+   * goes to {@link Deliveries.failed}.
+   */
+  applyAlone(item: Item, apply: () => Promise<unknown>): Promise<void>;
   /** A consumer span for one event (`eventId` unknown: an undecodable dead letter). */
   eventSpan(
     name: string,
@@ -210,7 +218,26 @@ export function deliveries(rt: ConsumerRuntime, acks: AckBatcher): Deliveries {
     return { span, context: otelTrace.setSpan(parent, span) };
   }
 
-  return { collect, failed, eventSpan };
+  function appliedTogether(items: Item[], again: JsMsg[]): void {
+    rt.statement("batch");
+    for (const { m } of items) acks.ackSoon(m);
+    for (const m of again) acks.ackSoon(m);
+    count("done", items.length);
+  }
+
+  async function applyAlone(item: Item, apply: () => Promise<unknown>): Promise<void> {
+    try {
+      await otelContext.with(item.context, apply);
+      rt.statement("single");
+      item.m.ack();
+      count("done");
+    } catch (err) {
+      item.span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      await failed(item.m, item.event, err);
+    }
+  }
+
+  return { collect, failed, appliedTogether, applyAlone, eventSpan };
 }
 
 /** One of the two ways a consumer applies events (`handle`: handle.ts, `batch`: batch.ts). */

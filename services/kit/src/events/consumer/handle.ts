@@ -7,13 +7,13 @@ import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import type { JsMsg } from "@nats-io/jetstream";
 import { type Db, query } from "../../db/sql.ts";
 import { inTransaction } from "../../db/tx.ts";
-import { otelContext, SpanStatusCode } from "../../otel.ts";
-import { type AckBatcher, nakDelay } from "./acks.ts";
+import { otelContext } from "../../otel.ts";
+import { nakDelay } from "./acks.ts";
 import type { ApplyMode, Deliveries, Item } from "./delivery.ts";
 import type { ConsumerRuntime } from "./options.ts";
 
-export function handleMode(rt: ConsumerRuntime, acks: AckBatcher, deliveries: Deliveries): ApplyMode {
-  const { db, logger, schema, opts, count } = rt;
+export function handleMode(rt: ConsumerRuntime, deliveries: Deliveries): ApplyMode {
+  const { db, logger, schema, opts } = rt;
   const handle = opts.handle!;
 
   /**
@@ -41,16 +41,8 @@ export function handleMode(rt: ConsumerRuntime, acks: AckBatcher, deliveries: De
 
   /** One message in its own transaction. */
   async function processOne(item: Item): Promise<void> {
-    try {
-      // An event processed before is acknowledged again, with nothing done.
-      await otelContext.with(item.context, () => inTransaction(db, (tx) => applyHandled(tx, item.event)));
-      rt.statement("single");
-      item.m.ack();
-      count("done");
-    } catch (err) {
-      item.span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-      await deliveries.failed(item.m, item.event, err);
-    }
+    // An event processed before is acknowledged again, with nothing done.
+    await deliveries.applyAlone(item, () => inTransaction(db, (tx) => applyHandled(tx, item.event)));
   }
 
   /** The messages that arrived together in one transaction, with one inbox statement; if it fails, each alone. */
@@ -68,10 +60,7 @@ export function handleMode(rt: ConsumerRuntime, acks: AckBatcher, deliveries: De
               for (const { event } of items) if (fresh.has(event.id)) await handle(tx, event);
             }),
           );
-          rt.statement("batch");
-          for (const { m } of items) acks.ackSoon(m);
-          for (const m of again) acks.ackSoon(m);
-          count("done", items.length);
+          deliveries.appliedTogether(items, again);
           return;
         } catch (err) {
           logger.warn(
