@@ -2,6 +2,7 @@
  * The platform's vocabulary, once. Each area has its own module (`@fop/contracts/picking`, ...);
  * this index re-exports them all.
  */
+export * from "./audit.ts";
 export * from "./carriers.ts";
 export * from "./common.ts";
 export * from "./event-kinds.ts";

@@ -2,6 +2,8 @@
  * Picking's enumerations: pick jobs, pick runs and the picking configuration. Each array is in the
  * reference's order (the OpenAPI document and the GraphQL schema list the values in it).
  */
+import { type Static, Type } from "@sinclair/typebox";
+import { CommaList, ListFilters, StringEnum } from "./schema.ts";
 
 /** The reference's PickJobStatus. */
 export const PICK_JOB_STATUSES = [
@@ -94,3 +96,52 @@ export type PickRunStatus = (typeof PICK_RUN_STATUSES)[number];
  */
 export const PICK_RUN_TYPES = ["multiOrderPick", "multiOrder", "batchPick", "batch"] as const;
 export type PickRunType = (typeof PICK_RUN_TYPES)[number];
+
+/** GET /api/pickjobs's orderBy: the platform's values (its SDK's PickJobOrderBy), then ours (see the picking README). */
+export const PICK_JOB_ORDER_BY = [
+  "TARGET_TIME_DESC",
+  "TARGET_TIME_ASC",
+  "LAST_MODIFIED_DESC",
+  "LAST_MODIFIED_ASC",
+  "ORDER_DATE_DESC",
+  "ORDER_DATE_ASC",
+  "LAST_MODIFIED_BY_USER_DESC",
+  "LAST_MODIFIED_BY_USER_ASC",
+  ...["id", "created", "lastModified", "orderDate", "targetTime"].flatMap((f) => [f, `-${f}`]),
+] as const;
+
+const text = (description?: string) => Type.Optional(Type.String(description ? { description } : {}));
+const instant = (description: string) => Type.Optional(Type.String({ format: "date-time", description }));
+
+/** GET /api/pickjobs's filters (the reference's, then ours: see the picking README). */
+export const PickJobListFilters = ListFilters("PickJobListFilters", {
+  searchTerm: text(
+    "Search term over multiple fields, like tenantOrderId, consumerName, tenantArticleId and more",
+  ),
+  carrierKeys: CommaList(Type.String(), { maxItems: 100, description: "Carrier keys" }),
+  startOrderDate: text("Start of the orderDate range"),
+  endOrderDate: text("End of the orderDate range"),
+  orderRef: text(),
+  facilityRef: text(),
+  assignedUser: text("The assigned user on this entity - id or username"),
+  status: CommaList(Type.String(), { maxItems: 13, description: "Pick job statuses" }),
+  zoneRefs: CommaList(Type.String(), { maxItems: 100, description: "Picking zones" }),
+  tenantOrderId: text(),
+  channel: Type.Optional(StringEnum(DELIVERY_CHANNELS, { description: "The channel of the pickJob" })),
+  consumerName: text(),
+  shortId: text(),
+  articleTitle: text(),
+  anonymized: Type.Optional(Type.Boolean()),
+  orderBy: Type.Optional(
+    StringEnum(PICK_JOB_ORDER_BY, {
+      title: "PickJobOrderBy",
+      description:
+        "Attribute to order pick jobs by (the platform's values; the field names id, created, lastModified, orderDate, targetTime, '-' first for descending, are ours). Default: id (creation order).",
+    }),
+  ),
+  startTargetTime: instant("Start date range for pick jobs"),
+  endTargetTime: instant("End date range for pick jobs"),
+  pickJobRefs: CommaList(Type.String(), { maxItems: 100, description: "Pick job ids" }),
+  modifiedByUsername: text("The user name of the last modifier"),
+});
+export type PickJobListFilters = Static<typeof PickJobListFilters>;

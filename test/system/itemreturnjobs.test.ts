@@ -168,6 +168,7 @@ describe("listing item return jobs", () => {
     expect(await ids("?size=2")).toEqual({ ids: [a, b], total: 3 });
     expect((await ids(`?size=2&startAfterId=${b}`)).ids).toEqual([c]);
     expect((await ids(`?facilityId=${g}`)).ids).toEqual([b]);
+    expect((await ids("?facilityId=")).total).toBe(3);
     expect((await ids("?itemReturnJobStatus=IN_PROGRESS")).ids).toEqual([b]);
     expect((await ids("?itemReturnJobStatus=IN_PROGRESS&itemReturnJobStatus=OPEN")).ids).toEqual([a, b, c]);
     expect((await ids("?itemReturnJobScannableCodes=CODE-A")).ids).toEqual([a]);
@@ -177,6 +178,46 @@ describe("listing item return jobs", () => {
     expect((await ids("?anonymized=true")).total).toBe(0);
     expect((await tenant("GET", "/api/itemreturnjobs?itemReturnJobStatus=DONE")).status).toBe(400);
     expect((await tenant("GET", "/api/itemreturnjobs?startAfterId=x")).status).toBe(400);
+  });
+
+  it("filters by tenantOrderId (ours, one declaration): REST and GraphQL alike, exact", async () => {
+    const tenant = sys.as(await sys.token(`irj-order-${Date.now()}`));
+    const f = (await tenant("POST", "/api/facilities", { name: "F", address: facilityAddress })).body.id;
+    const make = async (tenantOrderId: string) => {
+      const res = await tenant("POST", "/api/itemreturnjobs", {
+        ...jobBody(),
+        originFacilityRefs: [f],
+        tenantOrderId,
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body.id as string;
+    };
+    const a = await make("ORD-1");
+    const b = await make("ORD-10");
+    await make("ord-1");
+    const rest = await tenant("GET", "/api/itemreturnjobs?tenantOrderId=ORD-1");
+    expect(rest.status, rest.text).toBe(200);
+    expect(rest.body.itemReturnJobsWithSearchPaths.map((j: any) => j.id)).toEqual([a]);
+    expect(rest.body.total).toBe(1);
+    const byOrder = (await tenant("GET", "/api/itemreturnjobs?tenantOrderId=ORD-10&itemReturnJobStatus=OPEN"))
+      .body;
+    expect(byOrder.itemReturnJobsWithSearchPaths.map((j: any) => j.id)).toEqual([b]);
+    const gql = await tenant("POST", "/graphql", {
+      query: `{ itemReturnJobs(first: 10, tenantOrderId: "ORD-1") { totalCount edges { node { id tenantOrderId } } } }`,
+    });
+    expect(gql.status, gql.text).toBe(200);
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.itemReturnJobs).toEqual({
+      totalCount: 1,
+      edges: [{ node: { id: a, tenantOrderId: "ORD-1" } }],
+    });
+    const tooLong = await tenant("GET", `/api/itemreturnjobs?tenantOrderId=${"x".repeat(257)}`);
+    expect(tooLong.status).toBe(400);
+    const gqlTooLong = await tenant("POST", "/graphql", {
+      query: `{ itemReturnJobs(first: 10, tenantOrderId: "${"x".repeat(257)}") { totalCount } }`,
+    });
+    expect(gqlTooLong.body.errors?.[0]?.extensions?.code).toBeDefined();
+    expect(JSON.stringify(gqlTooLong.body.errors)).toMatch(/tenantOrderId/);
   });
 });
 

@@ -220,7 +220,10 @@ describe("plain gRPC with @grpc/grpc-js (h2c, insecure credentials)", () => {
   it("audit: ListAudits finds the category's record, by the caller its token names (not the principal headers)", async () => {
     const audit = clientOf(ctorOf(pkg, SERVICES.audit.service), "audit");
     const res = await eventually(async () => {
-      const r = await call(audit, "ListAudits", { page: { size: 10 }, entityRef: categoryId });
+      const r = await call(audit, "ListAudits", {
+        page: { size: 10 },
+        filters: { fields: { entityRef: { stringValue: categoryId } } },
+      });
       // (total waits too: ListAudits counts in a statement of its own, which can miss a record
       // the page query already sees while it is being written)
       return r.audits.length > 0 && r.total === "1" ? r : undefined;
@@ -233,6 +236,26 @@ describe("plain gRPC with @grpc/grpc-js (h2c, insecure credentials)", () => {
       clientApi: "RPC",
       clientRawInfo: "rpc-interop test",
     });
+  });
+
+  it("a list's filters are read with its declaration: an unknown or bad filter is INVALID_ARGUMENT naming it", async () => {
+    const picking = clientOf(ctorOf(pkg, SERVICES.picking.service), "picking");
+    const refused = (filters: object) =>
+      call(picking, "ListPickJobs", { page: { size: 10 }, filters: { fields: filters } }).then(
+        () => expect.unreachable(),
+        (e: grpc.ServiceError) => e,
+      );
+    const unknown = await refused({ evil: { stringValue: "<script>" } });
+    expect(unknown.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(errorDetail(unknown)).toMatchObject({ code: "INVALID_FILTER", field: "evil" });
+    const bad = await refused({ startOrderDate: { numberValue: 3 } });
+    expect(bad.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(errorDetail(bad)).toMatchObject({ code: "INVALID_FILTER", field: "startOrderDate" });
+    const none = await call(picking, "ListPickJobs", {
+      page: { size: 10 },
+      filters: { fields: { status: { listValue: { values: [{ stringValue: "OPEN" }] } } } },
+    });
+    expect(none).toMatchObject({ pickjobs: [], total: "0" });
   });
 
   it("the other services answer a list call for the tenant (empty)", async () => {
@@ -363,8 +386,8 @@ describe("gRPC server reflection through grpc-js", () => {
     expect(decode(byName).map((f) => f.name)).toEqual([
       "fop/audit/v1/audit.proto",
       "fop/common/v1/common.proto",
-      "google/protobuf/timestamp.proto",
       "google/protobuf/struct.proto",
+      "google/protobuf/timestamp.proto",
     ]);
     expect(other.errorResponse.errorCode).toBe(grpc.status.NOT_FOUND);
     expect(ext.errorResponse.errorCode).toBe(grpc.status.NOT_FOUND);

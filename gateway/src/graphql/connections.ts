@@ -13,14 +13,17 @@ import { AppError, invalid } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { LIST_PAGE, SEARCH_PAGE } from "@fop/kit/paging";
 import type { PageInfo as PageInfoMessage } from "@fop/proto/fop/common/v1/common_pb.js";
+import type { TObject } from "@sinclair/typebox";
 import type { ValidateFunction } from "ajv";
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from "graphql";
 import { type AjvError, appErrorOf, describeValidation } from "../plugins/errors.ts";
 import { type SearchBody, toSearchRequest } from "../routes/search.ts";
+import { listFilters } from "../schemas/common.ts";
 import { bodyValidator } from "../validation.ts";
 import { type GqlContext, need } from "./context.ts";
 import { gql } from "./graphql-js.ts";
-import { describe, type TypeRegistry } from "./sdl.ts";
+import type { Args } from "./module.ts";
+import { describe, pascal, type TypeRegistry } from "./sdl.ts";
 
 const { Kind } = gql;
 
@@ -223,6 +226,14 @@ function renamed(e: unknown): unknown {
 
 export const LIST_ARGS = "first: Int, after: String";
 
+/** A list connection's arguments: `first`, `after` and the list's declared filters, typed from their schemas. */
+export function listArgs(t: TypeRegistry, filters: TObject): string {
+  const args = Object.entries(filters.properties).map(
+    ([name, schema]) => `${name}: ${t.input(schema, pascal(name), false)}`,
+  );
+  return [LIST_ARGS, ...args].join(", ");
+}
+
 export interface ListArgs {
   first?: number | null;
   after?: string | null;
@@ -246,6 +257,32 @@ export function listPage(args: ListArgs): { size: number; startAfterId: string; 
     size: first + 1,
     startAfterId: args.after ? decodeListCursor(args.after) : "",
     first,
+  };
+}
+
+/** What a list connection's RPC call answers: the page's nodes (one more than `first` when more follow) and the total. */
+export interface ListAnswer<T> {
+  nodes: T[];
+  total: bigint | number;
+}
+
+/** A list call's RPC request: the page and the list's declared filters from the arguments. */
+export type ListRequest = { page: ReturnType<typeof listPage>; filters: JsonObject };
+
+/**
+ * A list connection's resolver (the REST list endpoints' GraphQL side): the permission, the
+ * request (page + the declared filters, built as the REST handler builds them) and one RPC call.
+ */
+export function listRoot<T extends { id: string }>(
+  permission: Permission,
+  filters: TObject | undefined,
+  run: (c: GqlContext, request: ListRequest, args: Args) => Promise<ListAnswer<T>>,
+) {
+  return async (_: unknown, args: Args, c: GqlContext) => {
+    need(c, permission);
+    const page = listPage(args);
+    const r = await run(c, { page, filters: filters ? listFilters(filters, args) : {} }, args);
+    return listConnection(r.nodes, page, r.total);
   };
 }
 

@@ -19,6 +19,16 @@ export function sendDocument(reply: FastifyReply, json: Uint8Array | undefined):
   return reply.type(JSON_TYPE).send(buffer(present(json)));
 }
 
+/** 201 Created: `Location: <collection>/<id>` and the created entity's document. */
+export function sendCreated(
+  reply: FastifyReply,
+  collection: string,
+  entity: { id: string; documentJson: Uint8Array } | undefined,
+): FastifyReply {
+  reply.code(201).header("location", `${collection}/${entity?.id}`);
+  return sendDocument(reply, entity?.documentJson);
+}
+
 /** The document parsed, for the rare route that answers with a part of it. */
 export const parseDocument = <T>(json: Uint8Array | undefined): T =>
   JSON.parse(buffer(present(json)).toString("utf8")) as T;

@@ -3,8 +3,20 @@
  * reference): error body, paging, search payloads and the filter operator sets. Validation and the
  * OpenAPI document both come from these.
  */
+import { COMMA_SEPARATED } from "@fop/contracts/schema";
+import { invalid } from "@fop/kit/errors";
+import type { Json, JsonObject } from "@fop/kit/json";
 import { LIST_PAGE, type PageLimits, SEARCH_PAGE } from "@fop/kit/paging";
-import { type Static, type TSchema, type TUnion, Type } from "@sinclair/typebox";
+import {
+  type Static,
+  type TObject,
+  type TProperties,
+  type TSchema,
+  type TUnion,
+  Type,
+} from "@sinclair/typebox";
+
+export { StringEnum } from "@fop/contracts/schema";
 
 /** The platform's error body: an array of {summary, description, requestVersion, version} + our `code`. */
 export const ErrorInner = Type.Object(
@@ -76,6 +88,37 @@ export const listPage = (q: { size?: number; startAfterId?: string }, limits: Pa
   size: q.size ?? limits.default,
   startAfterId: q.startAfterId ?? "",
 });
+
+/** A list endpoint's querystring: the page parameters (`size`, `startAfterId`) and its declared filters. */
+export const listQuery = <P extends TProperties, Q extends TProperties = typeof ListQuery>(
+  filters: TObject<P>,
+  page: Q = ListQuery as unknown as Q,
+) => Type.Object({ ...page, ...filters.properties });
+
+/**
+ * The list RPC's `filters` from a REST query or GraphQL arguments: the declared filters that were
+ * given (null, GraphQL's "not given", is dropped), comma-joined values of `CommaList` filters split
+ * (400 TOO_MANY_VALUES past the declared maximum). REST handlers and GraphQL resolvers share it.
+ */
+export function listFilters(filters: TObject, values: Record<string, unknown>): JsonObject {
+  const out: JsonObject = {};
+  for (const [name, schema] of Object.entries(filters.properties)) {
+    const value = values[name];
+    if (value === undefined || value === null) continue;
+    if (!(schema as Record<string, unknown>)[COMMA_SEPARATED]) {
+      out[name] = value as Json;
+      continue;
+    }
+    const items = (value as string[])
+      .flatMap((v) => v.split(","))
+      .map((v) => v.trim())
+      .filter(Boolean);
+    const max = Number((schema as { maxItems?: number }).maxItems);
+    if (items.length > max) throw invalid("TOO_MANY_VALUES", `${name} takes at most ${max} values.`, name);
+    out[name] = items;
+  }
+  return out;
+}
 
 export const PageInfo = Type.Object(
   {
@@ -276,12 +319,6 @@ export const opt = <T extends TSchema>(t: T) => Type.Optional(t);
 
 /** Options of an object the reference closes (`additionalProperties: false`). */
 export const closed = { additionalProperties: false } as const;
-
-type EnumOpts = { title?: string; description?: string; default?: string; deprecated?: boolean };
-
-/** A string enum as the reference writes it (`type: string, enum: [...]`): one `enum` error naming the values. */
-export const StringEnum = <const T extends string>(values: readonly T[], opts: EnumOpts = {}) =>
-  Type.Unsafe<T>({ type: "string", enum: [...values], ...opts });
 
 /**
  * A body that is exactly one of `variants`, told apart by `property` (each variant declares it as a

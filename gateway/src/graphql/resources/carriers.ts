@@ -6,7 +6,7 @@ import {
   TransitTimeConfiguration,
 } from "../../routes/carriers/schemas.ts";
 import { parseDocument } from "../../routes/documents.ts";
-import { defineConnection, LIST_ARGS, listConnection, listPage } from "../connections.ts";
+import { defineConnection, LIST_ARGS, listRoot } from "../connections.ts";
 import { type GqlContext, loader, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
 
@@ -68,16 +68,10 @@ export const carriers: GraphModule = {
           (await c.clients.carriers.getCarrier({ id: a.id }, rpc(c))).carrier?.documentJson,
         );
       },
-      carriers: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "CARRIER_READ");
-        const page = listPage(a);
+      carriers: listRoot("CARRIER_READ", undefined, async (c, { page }) => {
         const res = await c.clients.carriers.listCarriers({ page }, rpc(c));
-        return listConnection(
-          res.carriers.map((x) => parseDocument<Doc>(x.documentJson)),
-          page,
-          res.total,
-        );
-      },
+        return { nodes: res.carriers.map((x) => parseDocument<Doc>(x.documentJson)), total: res.total };
+      }),
       transitTimeConfiguration: async (_: unknown, _a: Args, c: GqlContext) => {
         need(c, "CARRIER_READ");
         const res = await c.clients.carriers.getTransitTimeConfiguration({}, rpc(c));

@@ -1,7 +1,6 @@
 /** Categories, facilities and facility groups (the catalog service). */
+import { FacilityListFilters } from "@fop/contracts/facilities";
 import { invalid, notFound } from "@fop/kit/errors";
-import { enumValue } from "@fop/kit/rpc/proto";
-import { FacilityStatusSchema, FacilityTypeSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { idOrUrn } from "../../plugins/urn.ts";
 import { toCreateCategoryRequest, toReplaceCategoryRequest } from "../../routes/categories/map.ts";
 import {
@@ -12,16 +11,9 @@ import {
 } from "../../routes/categories/schemas.ts";
 import { parseDocument } from "../../routes/documents.ts";
 import { toFacilityJson } from "../../routes/facilities/map.ts";
-import { Facility, FacilityListQuery } from "../../routes/facilities/schemas.ts";
+import { Facility } from "../../routes/facilities/schemas.ts";
 import { FacilityGroup, FacilityGroupSearchPayload } from "../../routes/facilitygroups/schemas.ts";
-import {
-  defineConnection,
-  LIST_ARGS,
-  listConnection,
-  listPage,
-  searchArgs,
-  searchRoot,
-} from "../connections.ts";
+import { defineConnection, listArgs, listRoot, searchArgs, searchRoot } from "../connections.ts";
 import { type GqlContext, loader, need, rpc } from "../context.ts";
 import { validated } from "../inputs.ts";
 import type { Args, GraphModule } from "../module.ts";
@@ -55,7 +47,6 @@ export const catalog: GraphModule = {
     const categories = defineConnection(t, "Category", "category");
     const facilities = defineConnection(t, "Facility", "facility");
     const groups = defineConnection(t, "FacilityGroup", "facility group");
-    const listQuery = FacilityListQuery.properties;
     t.extend("FacilityGroup", [
       `${describe("The group's facilities (FACILITY_READ).", "")}facilities: [Facility] @semanticNonNull(levels: [0, 1])`,
     ]);
@@ -64,7 +55,7 @@ export const catalog: GraphModule = {
         `"A category by id or urn:fft:category:tenantCategoryId:<value> (CATEGORY_READ)."\ncategory(id: ID!): Category @semanticNonNull`,
         `"Categories, as POST /api/categories/search (ADMIN_MODULES_READ)."\ncategories(${searchArgs(t, CategorySearchPayload, "Category")}): ${categories} @semanticNonNull`,
         `"A facility by id or urn:fft:facility:tenantFacilityId:<value> (FACILITY_READ)."\nfacility(id: ID!): Facility @semanticNonNull`,
-        `"Facilities, as GET /api/facilities (FACILITY_READ); pages forward."\nfacilities(${LIST_ARGS}, status: [${t.input(listQuery.status.items, "FacilityStatus")}], type: [${t.input(listQuery.type.items, "FacilityType")}], tenantFacilityId: String, orderBy: ${t.input(listQuery.orderBy, "FacilityOrderBy", false)}): ${facilities} @semanticNonNull`,
+        `"Facilities, as GET /api/facilities (FACILITY_READ); pages forward."\nfacilities(${listArgs(t, FacilityListFilters)}): ${facilities} @semanticNonNull`,
         `"A facility group by id or urn:fft:facilitygroup:tenantFacilityGroupId:<value> (FACILITY_GROUP_READ)."\nfacilityGroup(id: ID!): FacilityGroup @semanticNonNull`,
         `"Facility groups, as POST /api/facilitygroups/search (FACILITY_GROUP_READ)."\nfacilityGroups(${searchArgs(t, FacilityGroupSearchPayload, "FacilityGroup")}): ${groups} @semanticNonNull`,
       ],
@@ -91,25 +82,10 @@ export const catalog: GraphModule = {
         const id = await idOf(c, a.id, URN.facility);
         return toFacilityJson((await c.clients.catalog.getFacility({ id }, rpc(c))).facility);
       },
-      facilities: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "FACILITY_READ");
-        const page = listPage(a);
-        const res = await c.clients.catalog.listFacilities(
-          {
-            page,
-            statuses: ((a.status ?? []) as string[]).map((s) => enumValue(FacilityStatusSchema, s) ?? 0),
-            types: ((a.type ?? []) as string[]).map((s) => enumValue(FacilityTypeSchema, s) ?? 0),
-            tenantFacilityId: a.tenantFacilityId ?? undefined,
-            orderBy: a.orderBy ?? "",
-          },
-          rpc(c),
-        );
-        return listConnection(
-          res.facilities.map((f) => toFacilityJson(f)!),
-          page,
-          res.total,
-        );
-      },
+      facilities: listRoot("FACILITY_READ", FacilityListFilters, async (c, request) => {
+        const res = await c.clients.catalog.listFacilities(request, rpc(c));
+        return { nodes: res.facilities.map((f) => toFacilityJson(f)!), total: res.total };
+      }),
       facilityGroup: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "FACILITY_GROUP_READ");
         const id = await idOf(c, a.id, URN.facilityGroup);

@@ -1,9 +1,14 @@
 /** Load units, stacks and operative container types (the loadunits service). */
+import {
+  LoadUnitListFilters,
+  OperativeContainerTypeListFilters,
+  StackListFilters,
+} from "@fop/contracts/loadunits";
 import { notFound } from "@fop/kit/errors";
 import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import { parseDocument } from "../../routes/documents.ts";
 import { LoadUnit, OperativeContainerType, Stack } from "../../routes/loadunits/schemas.ts";
-import { defineConnection, LIST_ARGS, listConnection, listPage } from "../connections.ts";
+import { defineConnection, listArgs, listRoot } from "../connections.ts";
 import { type GqlContext, loader, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
 import { loadFacility } from "./catalog.ts";
@@ -40,11 +45,11 @@ export const loadUnits: GraphModule = {
     return {
       query: [
         `"A load unit by id (LOADUNIT_READ)."\nloadUnit(id: ID!, locale: String): LoadUnit @semanticNonNull`,
-        `"Load units, as GET /api/loadunits (LOADUNIT_READ); pages forward. Without statuses: AVAILABLE only."\nloadUnits(${LIST_ARGS}, pickJobRef: String, statuses: [LoadUnitStatus!], locale: String): ${units} @semanticNonNull`,
+        `"Load units, as GET /api/loadunits (LOADUNIT_READ); pages forward. Without statuses: AVAILABLE only."\nloadUnits(${listArgs(t, LoadUnitListFilters)}, locale: String): ${units} @semanticNonNull`,
         `"A stack by id (STACKS_READ)."\nstack(id: ID!): Stack @semanticNonNull`,
-        `"Stacks, as GET /api/stacks (STACKS_READ); pages forward."\nstacks(${LIST_ARGS}, facilityRefs: [String!]): ${stacks} @semanticNonNull`,
+        `"Stacks, as GET /api/stacks (STACKS_READ); pages forward."\nstacks(${listArgs(t, StackListFilters)}): ${stacks} @semanticNonNull`,
         `"An operative container type by id (CONFIG_READ)."\noperativeContainerType(id: ID!): OperativeContainerType @semanticNonNull`,
-        `"Operative container types, as GET /api/operativecontainertypes (CONFIG_READ); pages forward."\noperativeContainerTypes(${LIST_ARGS}, operativeType: String, scannableIdentifier: String): ${types} @semanticNonNull`,
+        `"Operative container types, as GET /api/operativecontainertypes (CONFIG_READ); pages forward."\noperativeContainerTypes(${listArgs(t, OperativeContainerTypeListFilters)}): ${types} @semanticNonNull`,
       ],
     };
   },
@@ -55,35 +60,18 @@ export const loadUnits: GraphModule = {
         const res = await c.clients.loadunits.getLoadUnit({ id: a.id, locale: a.locale ?? "" }, rpc(c));
         return parseDocument(res.loadUnit?.documentJson);
       },
-      loadUnits: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "LOADUNIT_READ");
-        const page = listPage(a);
-        const statuses = a.statuses as string[] | null | undefined;
-        const res = await c.clients.loadunits.listLoadUnits(
-          {
-            page,
-            pickJobRef: a.pickJobRef ?? "",
-            statuses: statuses ?? [],
-            statusesGiven: statuses !== null && statuses !== undefined,
-            locale: a.locale ?? "",
-          },
-          rpc(c),
-        );
-        return listConnection(docs(res.loadUnits), page, res.total);
-      },
+      loadUnits: listRoot("LOADUNIT_READ", LoadUnitListFilters, async (c, request, a) => {
+        const res = await c.clients.loadunits.listLoadUnits({ ...request, locale: a.locale ?? "" }, rpc(c));
+        return { nodes: docs(res.loadUnits), total: res.total };
+      }),
       stack: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "STACKS_READ");
         return parseDocument((await c.clients.loadunits.getStack({ id: a.id }, rpc(c))).stack?.documentJson);
       },
-      stacks: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "STACKS_READ");
-        const page = listPage(a);
-        const res = await c.clients.loadunits.listStacks(
-          { page, facilityRefs: a.facilityRefs ?? [] },
-          rpc(c),
-        );
-        return listConnection(docs(res.stacks), page, res.total);
-      },
+      stacks: listRoot("STACKS_READ", StackListFilters, async (c, request) => {
+        const res = await c.clients.loadunits.listStacks(request, rpc(c));
+        return { nodes: docs(res.stacks), total: res.total };
+      }),
       operativeContainerType: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "CONFIG_READ");
         const res = await c.clients.loadunits.getContainerType(
@@ -92,21 +80,17 @@ export const loadUnits: GraphModule = {
         );
         return parseDocument(res.containerType?.documentJson);
       },
-      operativeContainerTypes: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "CONFIG_READ");
-        const page = listPage(a);
-        const res = await c.clients.loadunits.listContainerTypes(
-          {
-            kind: ContainerTypeKind.OPERATIVE,
-            page,
-            operativeType: a.operativeType ?? "",
-            scannableIdentifier: a.scannableIdentifier ?? "",
-            locale: "",
-          },
-          rpc(c),
-        );
-        return listConnection(docs(res.containerTypes), page, res.total);
-      },
+      operativeContainerTypes: listRoot(
+        "CONFIG_READ",
+        OperativeContainerTypeListFilters,
+        async (c, request) => {
+          const res = await c.clients.loadunits.listContainerTypes(
+            { ...request, kind: ContainerTypeKind.OPERATIVE, locale: "" },
+            rpc(c),
+          );
+          return { nodes: docs(res.containerTypes), total: res.total };
+        },
+      ),
     },
     LoadUnit: {
       stack: (u: { stackRef?: string }, _: Args, c: GqlContext) =>

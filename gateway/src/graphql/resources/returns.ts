@@ -2,18 +2,13 @@
  * Item return jobs with their item returns, reasons, the return configuration and the handover
  * configuration with its refuse reasons (the returns service).
  */
+import { ItemReturnJobListFilters, ItemReturnListFilters } from "@fop/contracts/returns";
 import { ReasonAction } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import { parseDocument } from "../../routes/documents.ts";
 import { AvailableRefusedReason, HandoverConfiguration } from "../../routes/handover/schemas.ts";
-import {
-  ItemReturn,
-  ItemReturnJob,
-  ItemReturnJobListQuery,
-  ItemReturnsQuery,
-  LocalizedReturnConfiguration,
-} from "../../routes/itemreturns/schemas.ts";
+import { ItemReturn, ItemReturnJob, LocalizedReturnConfiguration } from "../../routes/itemreturns/schemas.ts";
 import { Reason } from "../../routes/reasons/schemas.ts";
-import { defineConnection, LIST_ARGS, listConnection, listPage } from "../connections.ts";
+import { defineConnection, LIST_ARGS, listArgs, listRoot } from "../connections.ts";
 import { type GqlContext, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";
 import { loadFacility } from "./catalog.ts";
@@ -37,8 +32,6 @@ const REASONS = [
   },
 ] as const;
 
-const list = (v: unknown) => ((v ?? []) as string[]).slice();
-
 export const returns: GraphModule = {
   define(t) {
     // The job's embedded item returns are open objects in the REST schema: typed here.
@@ -49,8 +42,6 @@ export const returns: GraphModule = {
     t.outputType(HandoverConfiguration);
     const jobs = defineConnection(t, "ItemReturnJob", "item return job");
     const itemReturns = defineConnection(t, "ItemReturn", "item return");
-    const q = ItemReturnJobListQuery.properties;
-    const iq = ItemReturnsQuery.properties;
     t.extend("ItemReturnJob", [
       `"The facilities the returned items came from (FACILITY_READ)."\n  originFacilities: [Facility] @semanticNonNull(levels: [0, 1])`,
     ]);
@@ -65,8 +56,8 @@ export const returns: GraphModule = {
     return {
       query: [
         `"An item return job with its item returns, by id (RETURN_READ)."\nitemReturnJob(id: ID!): ItemReturnJob @semanticNonNull`,
-        `"Item return jobs, as GET /api/itemreturnjobs (RETURN_READ); pages forward."\nitemReturnJobs(${LIST_ARGS}, facilityId: String, itemReturnJobStatus: [${t.input(q.itemReturnJobStatus.items, "ItemReturnJobStatus")}], itemReturnStatus: [${t.input(q.itemReturnStatus.items, "ItemReturnStatus")}], itemReturnJobScannableCodes: [String!], itemReturnScannableCodes: [String!], searchTerm: String, anonymized: Boolean): ${jobs} @semanticNonNull`,
-        `"Item returns across jobs, as GET /api/itemreturns (RETURN_READ); pages forward."\nitemReturns(${LIST_ARGS}, searchTerm: String, itemReturnStatus: [${t.input(iq.itemReturnStatus.items, "ItemReturnStatus")}], itemReturnLineItemStatus: [${t.input(iq.itemReturnLineItemStatus.items, "ItemReturnLineItemStatus")}], facilityRefs: [String!], anonymized: Boolean): ${itemReturns} @semanticNonNull`,
+        `"Item return jobs, as GET /api/itemreturnjobs (RETURN_READ); pages forward."\nitemReturnJobs(${listArgs(t, ItemReturnJobListFilters)}): ${jobs} @semanticNonNull`,
+        `"Item returns across jobs, as GET /api/itemreturns (RETURN_READ); pages forward."\nitemReturns(${listArgs(t, ItemReturnListFilters)}): ${itemReturns} @semanticNonNull`,
         `"The tenant's return configuration (CONFIG_READ)."\nreturnConfiguration: ReturnConfiguration @semanticNonNull`,
         `"The tenant's handover configuration (CONFIG_READ); an error until the first PUT /api/configurations/handover."\nhandoverConfiguration: HandoverConfiguration @semanticNonNull`,
         `"The tenant's handover refuse reasons, as GET /api/configurations/handover/refusereasons (CONFIG_READ)."\nrefuseReasons: [AvailableRefusedReason] @semanticNonNull(levels: [0, 1])`,
@@ -81,50 +72,14 @@ export const returns: GraphModule = {
         const res = await c.clients.returns.getItemReturnJob({ id: a.id }, rpc(c));
         return parseDocument(res.itemReturnJob?.documentJson);
       },
-      itemReturnJobs: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "RETURN_READ");
-        const page = listPage(a);
-        const res = await c.clients.returns.listItemReturnJobs(
-          {
-            page,
-            facilityId: a.facilityId ?? "",
-            itemReturnJobStatus: list(a.itemReturnJobStatus),
-            itemReturnStatus: list(a.itemReturnStatus),
-            itemReturnJobScannableCodes: list(a.itemReturnJobScannableCodes),
-            itemReturnScannableCodes: list(a.itemReturnScannableCodes),
-            searchTerm: a.searchTerm ?? "",
-            anonymizedGiven: a.anonymized !== null && a.anonymized !== undefined,
-            anonymized: a.anonymized ?? false,
-          },
-          rpc(c),
-        );
-        return listConnection(
-          res.itemReturnJobs.map((j) => parseDocument<Doc>(j.documentJson)),
-          page,
-          res.total,
-        );
-      },
-      itemReturns: async (_: unknown, a: Args, c: GqlContext) => {
-        need(c, "RETURN_READ");
-        const page = listPage(a);
-        const res = await c.clients.returns.findItemReturns(
-          {
-            page,
-            searchTerm: a.searchTerm ?? "",
-            itemReturnStatus: list(a.itemReturnStatus),
-            itemReturnLineItemStatus: list(a.itemReturnLineItemStatus),
-            facilityRefs: list(a.facilityRefs),
-            anonymizedGiven: a.anonymized !== null && a.anonymized !== undefined,
-            anonymized: a.anonymized ?? false,
-          },
-          rpc(c),
-        );
-        return listConnection(
-          res.itemReturnsJson.map((d) => parseDocument<Doc>(d)),
-          page,
-          res.totalCount,
-        );
-      },
+      itemReturnJobs: listRoot("RETURN_READ", ItemReturnJobListFilters, async (c, request) => {
+        const res = await c.clients.returns.listItemReturnJobs(request, rpc(c));
+        return { nodes: res.itemReturnJobs.map((j) => parseDocument<Doc>(j.documentJson)), total: res.total };
+      }),
+      itemReturns: listRoot("RETURN_READ", ItemReturnListFilters, async (c, request) => {
+        const res = await c.clients.returns.findItemReturns(request, rpc(c));
+        return { nodes: res.itemReturnsJson.map((d) => parseDocument<Doc>(d)), total: res.totalCount };
+      }),
       returnConfiguration: async (_: unknown, _a: Args, c: GqlContext) => {
         need(c, "CONFIG_READ");
         return parseDocument(
@@ -153,16 +108,10 @@ export const returns: GraphModule = {
           ],
           [
             k.field,
-            async (_: unknown, a: Args, c: GqlContext) => {
-              need(c, "CONFIG_READ");
-              const page = listPage(a);
+            listRoot("CONFIG_READ", undefined, async (c, { page }) => {
               const res = await c.clients.returns.listReasons({ action: k.action, page }, rpc(c));
-              return listConnection(
-                res.reasons.map((r) => parseDocument<Doc>(r.documentJson)),
-                page,
-                res.total,
-              );
-            },
+              return { nodes: res.reasons.map((r) => parseDocument<Doc>(r.documentJson)), total: res.total };
+            }),
           ],
         ]),
       ),

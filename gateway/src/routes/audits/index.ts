@@ -1,6 +1,7 @@
 /** /api/audits: the audit log (deprecated list and the alpha search). */
+import { AuditListFilters } from "@fop/contracts/audit";
 import { callOptions } from "@fop/kit/rpc/client";
-import { errorResponses, listPage } from "../../schemas/common.ts";
+import { errorResponses, listFilters, listPage } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
 import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import { toAuditJson } from "./map.ts";
@@ -22,14 +23,8 @@ export function auditRoutes(app: RouteApp, { clients }: RouteDeps): void {
       config: { permissions: ["AUDIT_READ"], lifecycle: "deprecated", replacement: "/api/audits/search" },
     },
     async (req) => {
-      const q = req.query;
       const res = await clients.audit.listAudits(
-        {
-          page: listPage(q),
-          entityRef: q.entityRef,
-          entityType: q.entityType,
-          trace: q.trace,
-        },
+        { page: listPage(req.query), filters: listFilters(AuditListFilters, req.query) },
         callOptions(req.ctx),
       );
       return { audits: res.audits.map(toAuditJson), total: Number(res.total) };

@@ -1,8 +1,10 @@
 /** Audit schemas, matching the reference (Audit, AuditsResult, AuditSearchPayload, AuditPaginatedResult). */
+import { AUDITED_ENTITY_TYPES, AuditListFilters } from "@fop/contracts/audit";
 import { Type } from "@sinclair/typebox";
 import {
   DateTime,
   Filters,
+  listQuery,
   PageInfo,
   PageSizeQuery,
   SearchPayload,
@@ -10,49 +12,6 @@ import {
   SortEntry,
 } from "../../schemas/common.ts";
 
-/**
- * The reference's audited entity types, plus ours for entities it audits under no type
- * (categories and the other resources this platform records events for).
- */
-export const AUDITED_ENTITY_TYPES = [
-  "PACK_JOB",
-  "PICK_JOB",
-  "PICK_RUN",
-  "HANDOVER_JOB",
-  "SHIPMENT",
-  "PARCEL",
-  "CUSTOM_SERVICE",
-  "SERVICE_JOB",
-  "LINKED_SERVICE_JOBS",
-  "ORDER",
-  "ROUTING_PLAN",
-  "FACILITY",
-  "FACILITY_GROUP",
-  "FACILITY_CARRIER_CONNECTION",
-  "FACILITY_CUSTOM_SERVICE",
-  "ROUTING_STRATEGY",
-  "STOW_JOB",
-  // ours
-  "CATEGORY",
-  "LOAD_UNIT",
-  "STACK",
-  "OPERATIVE_CONTAINER_TYPE",
-  "LOAD_UNIT_TYPE",
-  "CARRIER",
-  "CARRIER_CONFIGURATION",
-  "CARRIER_COUNTRY_SERVICE_MAPPING",
-  "TRANSIT_TIME_CONFIGURATION",
-  "CANCELATION_REASON",
-  "REROUTE_DESCRIPTION",
-  "RETURN_CONFIGURATION",
-  "PICKING_CONFIGURATION",
-  "HANDOVER_CONFIGURATION",
-  "ITEM_RETURN_JOB",
-  "NOTIFICATION_CENTER_CONFIG",
-  "SUBSCRIPTION",
-] as const;
-
-const EntityType = Type.Union(AUDITED_ENTITY_TYPES.map((t) => Type.Literal(t)));
 const Actor = Type.Object({
   id: Type.String(),
   details: Type.Object({ topic: Type.String(), username: Type.String() }),
@@ -86,12 +45,10 @@ export const AuditsResult = Type.Object(
   { title: "AuditsResult" },
 );
 
-export const AuditListQuery = Type.Object({
+/** GET /api/audits: its filters (declared in the contracts) and the page parameters. */
+export const AuditListQuery = listQuery(AuditListFilters, {
   size: PageSizeQuery(),
   startAfterId: Type.Optional(Type.String({ maxLength: 256 })),
-  entityRef: Type.Optional(Type.String({ maxLength: 256 })),
-  entityType: Type.Optional(EntityType),
-  trace: Type.Optional(Type.String({ maxLength: 256 })),
 });
 
 export const AuditSearchQuery = SearchQuery("AuditSearchQuery", {

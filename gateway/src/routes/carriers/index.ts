@@ -6,7 +6,7 @@
 import { callOptions } from "@fop/kit/rpc/client";
 import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
+import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import {
   Carrier,
   CarrierConfiguration,
@@ -73,8 +73,7 @@ export function carrierRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     },
     async (req, reply) => {
       const res = await carriers.createCarrier({ body: req.body }, callOptions(req.ctx));
-      reply.code(201).header("location", `${publicUrl}/api/carriers/${res.carrier?.id}`);
-      return sendDocument(reply, res.carrier?.documentJson);
+      return sendCreated(reply, `${publicUrl}/api/carriers`, res.carrier);
     },
   );
 

@@ -4,7 +4,7 @@ import { callOptions } from "@fop/kit/rpc/client";
 import { Type } from "@sinclair/typebox";
 import { errorResponses, ListQuery, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
+import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import { toCreateCategoryRequest, toReplaceCategoryRequest } from "./map.ts";
 import {
@@ -60,8 +60,7 @@ export function categoryRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
         toCreateCategoryRequest(req.body),
         callOptions(req.ctx),
       );
-      reply.code(201).header("location", `${publicUrl}/api/categories/${res.category?.id}`);
-      return sendDocument(reply, res.category?.documentJson);
+      return sendCreated(reply, `${publicUrl}/api/categories`, res.category);
     },
   );
 

@@ -1,9 +1,8 @@
 /** /api/facilities: the facility registry's routes. */
+import { FacilityListFilters } from "@fop/contracts/facilities";
 import { callOptions } from "@fop/kit/rpc/client";
-import { enumValue } from "@fop/kit/rpc/proto";
-import { FacilityStatusSchema, FacilityTypeSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { Type } from "@sinclair/typebox";
-import { errorResponses, listPage } from "../../schemas/common.ts";
+import { errorResponses, listFilters, listPage } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
 import {
   toCreateFacilityRequest,
@@ -38,15 +37,8 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       config: { permissions: ["FACILITY_READ"], lifecycle: "GA" },
     },
     async (req) => {
-      const q = req.query;
       const res = await clients.catalog.listFacilities(
-        {
-          page: listPage(q),
-          statuses: (q.status ?? []).map((s) => enumValue(FacilityStatusSchema, s) ?? 0),
-          types: (q.type ?? []).map((t) => enumValue(FacilityTypeSchema, t) ?? 0),
-          tenantFacilityId: q.tenantFacilityId,
-          orderBy: q.orderBy ?? "",
-        },
+        { page: listPage(req.query), filters: listFilters(FacilityListFilters, req.query) },
         callOptions(req.ctx),
       );
       return { facilities: res.facilities.map(toStrippedFacilityJson), total: Number(res.total) };

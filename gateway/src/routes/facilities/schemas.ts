@@ -1,9 +1,14 @@
 /** Facility schemas: the reference's ManagedFacility/Supplier shapes, for the fields the registry keeps. */
 import { PHONE_NUMBER_TYPES } from "@fop/contracts/common";
-import { FACILITY_STATUSES, FACILITY_TYPES, LOCATION_TYPES } from "@fop/contracts/facilities";
+import {
+  FACILITY_STATUSES,
+  FACILITY_TYPES,
+  FacilityListFilters,
+  LOCATION_TYPES,
+} from "@fop/contracts/facilities";
 import { PICKING_METHODS } from "@fop/contracts/picking";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { CustomAttributes, closed, DateTime, OneOf, opt, PageSizeQuery } from "../../schemas/common.ts";
+import { CustomAttributes, closed, DateTime, listQuery, OneOf, opt } from "../../schemas/common.ts";
 import { CurrencyCode } from "../../schemas/currency.ts";
 
 const NonEmpty = Type.String({ pattern: "^.+$" });
@@ -214,16 +219,21 @@ export const SupplierForReplacement = Type.Object(
 export const FacilityForReplacement = OneOf("type", [ManagedFacilityForReplacement, SupplierForReplacement]);
 export type FacilityForReplacement = Static<typeof FacilityForReplacement>;
 
+/** The fields a facility and its stripped form (the list's) both start with, in this order. */
+const facilityHead = {
+  id: Type.String(),
+  version: Type.Integer(),
+  created: DateTime(),
+  lastModified: DateTime(),
+  name: Type.String(),
+  type: Enum(FACILITY_TYPES),
+  status: Enum(FACILITY_STATUSES),
+  tenantFacilityId: opt(Type.String()),
+};
+
 export const Facility = Type.Object(
   {
-    id: Type.String(),
-    version: Type.Integer(),
-    created: DateTime(),
-    lastModified: DateTime(),
-    name: Type.String(),
-    type: Enum(FACILITY_TYPES),
-    status: Enum(FACILITY_STATUSES),
-    tenantFacilityId: opt(Type.String()),
+    ...facilityHead,
     locationType: opt(Enum(LOCATION_TYPES)),
     address: opt(FacilityAddress),
     customAttributes: opt(CustomAttributes),
@@ -235,14 +245,7 @@ export const Facility = Type.Object(
 /** StrippedManagedFacility: versioned fields, address fields flattened, id, name, status, type. */
 export const StrippedFacility = Type.Object(
   {
-    id: Type.String(),
-    version: Type.Integer(),
-    created: DateTime(),
-    lastModified: DateTime(),
-    name: Type.String(),
-    type: Enum(FACILITY_TYPES),
-    status: Enum(FACILITY_STATUSES),
-    tenantFacilityId: opt(Type.String()),
+    ...facilityHead,
     ...Object.fromEntries(
       [
         "companyName",
@@ -264,14 +267,8 @@ export const StrippedFacilities = Type.Object(
   { title: "StrippedFacilities" },
 );
 
-export const FacilityListQuery = Type.Object({
-  startAfterId: opt(Type.String({ maxLength: 256 })),
-  size: PageSizeQuery(),
-  status: opt(Type.Array(Enum(FACILITY_STATUSES))),
-  type: opt(Type.Array(Enum(FACILITY_TYPES))),
-  tenantFacilityId: opt(Type.String({ maxLength: 256 })),
-  orderBy: opt(Enum(["NAME", "CREATED", "POSTAL_CODE_ASC"])),
-});
+/** GET /api/facilities: its filters (declared in the contracts) and the page parameters. */
+export const FacilityListQuery = listQuery(FacilityListFilters);
 
 export const FacilityIdParams = Type.Object({
   facilityId: Type.String({

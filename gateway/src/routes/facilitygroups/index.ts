@@ -1,8 +1,9 @@
 /** /api/facilitygroups: the route table (schemas, permissions, lifecycle) and thin handlers. */
+import { FacilityGroupListFilters } from "@fop/contracts/facilities";
 import { callOptions } from "@fop/kit/rpc/client";
-import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendDocument, sendDocumentPage } from "../documents.ts";
+import { sendCreated, sendDocument, sendDocumentPage } from "../documents.ts";
 import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import {
   FacilityGroup,
@@ -40,12 +41,8 @@ export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: Route
       config: { permissions: ["FACILITY_GROUP_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const q = req.query;
       const res = await catalog.listFacilityGroups(
-        {
-          page: listPage(q),
-          tenantFacilityGroupId: q.tenantFacilityGroupId,
-        },
+        { page: listPage(req.query), filters: listFilters(FacilityGroupListFilters, req.query) },
         callOptions(req.ctx),
       );
       return sendDocumentPage(
@@ -73,8 +70,7 @@ export function facilityGroupRoutes(app: RouteApp, { clients, publicUrl }: Route
     },
     async (req, reply) => {
       const res = await catalog.createFacilityGroup({ body: req.body }, callOptions(req.ctx));
-      reply.code(201).header("location", `${publicUrl}/api/facilitygroups/${res.facilityGroup?.id}`);
-      return sendDocument(reply, res.facilityGroup?.documentJson);
+      return sendCreated(reply, `${publicUrl}/api/facilitygroups`, res.facilityGroup);
     },
   );
 

@@ -1,11 +1,12 @@
 /** Facility group schemas, matching the reference (FacilityGroup, FacilityGroupForCreation, ...). */
+import { FacilityGroupListFilters } from "@fop/contracts/facilities";
 import { Type } from "@sinclair/typebox";
 import {
   CustomAttributes,
   DateTime,
   Filters,
-  ListQuery,
   LocaleString,
+  listQuery,
   OneOf,
   opt,
   PageInfo,
@@ -81,10 +82,8 @@ export const FacilityGroups = Type.Object(
   { title: "FacilityGroups" },
 );
 
-export const FacilityGroupListQuery = Type.Object({
-  ...ListQuery,
-  tenantFacilityGroupId: opt(Type.String({ maxLength: 256 })),
-});
+/** GET /api/facilitygroups: its filters (declared in the contracts) and the page parameters. */
+export const FacilityGroupListQuery = listQuery(FacilityGroupListFilters);
 
 export const FacilityGroupIdParams = Type.Object({ facilityGroupId: Type.String({ maxLength: 512 }) });
 

@@ -1,7 +1,8 @@
 /** /api/itemreturnjobs: the route table (schemas, permissions, lifecycle) and thin handlers. */
+import { ItemReturnJobListFilters, ItemReturnListFilters } from "@fop/contracts/returns";
 import { callOptions } from "@fop/kit/rpc/client";
 import { ReturnLineItemKind } from "@fop/proto/fop/returns/v1/returns_pb.js";
-import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import { Parcel, ParcelForCreation } from "./parcel-schemas.ts";
@@ -30,7 +31,6 @@ import {
 } from "./schemas.ts";
 
 const tags = ["Returns (Operations)"];
-const list = (v: string[] | undefined) => v ?? [];
 
 export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
   const returns = clients.returns;
@@ -51,19 +51,8 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
       config: { permissions: ["RETURN_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const q = req.query;
       const res = await returns.listItemReturnJobs(
-        {
-          page: listPage(q),
-          facilityId: q.facilityId ?? "",
-          itemReturnJobStatus: list(q.itemReturnJobStatus),
-          itemReturnStatus: list(q.itemReturnStatus),
-          itemReturnJobScannableCodes: list(q.itemReturnJobScannableCodes),
-          itemReturnScannableCodes: list(q.itemReturnScannableCodes),
-          searchTerm: q.searchTerm ?? "",
-          anonymizedGiven: q.anonymized !== undefined,
-          anonymized: q.anonymized ?? false,
-        },
+        { page: listPage(req.query), filters: listFilters(ItemReturnJobListFilters, req.query) },
         callOptions(req.ctx),
       );
       return sendDocumentPage(
@@ -384,17 +373,8 @@ export function itemReturnRoutes(app: RouteApp, { clients }: RouteDeps): void {
       config: { permissions: ["RETURN_READ"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const q = req.query;
       const res = await returns.findItemReturns(
-        {
-          page: listPage(q),
-          searchTerm: q.searchTerm ?? "",
-          itemReturnStatus: list(q.itemReturnStatus),
-          itemReturnLineItemStatus: list(q.itemReturnLineItemStatus),
-          facilityRefs: list(q.facilityRefs),
-          anonymizedGiven: q.anonymized !== undefined,
-          anonymized: q.anonymized ?? false,
-        },
+        { page: listPage(req.query), filters: listFilters(ItemReturnListFilters, req.query) },
         callOptions(req.ctx),
       );
       return sendDocumentPage(reply, "itemReturns", res.itemReturnsJson, {

@@ -5,6 +5,8 @@
 import {
   ITEM_RETURN_JOB_STATUSES,
   ITEM_RETURN_STATUSES,
+  ItemReturnJobListFilters,
+  ItemReturnListFilters,
   REFUND_STATUSES,
   RETURNED_LINE_ITEM_STATUSES,
 } from "@fop/contracts/returns";
@@ -14,8 +16,8 @@ import { ItemReturnJobLineItemArticle } from "../../schemas/article.ts";
 import {
   CustomAttributes,
   DateTime,
-  ListQuery,
   LocaleString,
+  listQuery,
   OneOf,
   opt,
   RequestVersion,
@@ -151,19 +153,8 @@ export const ItemReturnJobActionsParameter = OneOf(
   { title: "ItemReturnJobActionsParameter" },
 );
 
-const Repeated = (values?: readonly string[]) =>
-  opt(Type.Array(values ? StringEnum(values) : Type.String({ maxLength: 256 }), { maxItems: 50 }));
-
-export const ItemReturnJobListQuery = Type.Object({
-  ...ListQuery,
-  facilityId: opt(Type.String({ maxLength: 256, description: "facility to filter the results" })),
-  itemReturnJobScannableCodes: Repeated(),
-  itemReturnScannableCodes: Repeated(),
-  itemReturnJobStatus: Repeated(ITEM_RETURN_JOB_STATUSES),
-  itemReturnStatus: Repeated(ITEM_RETURN_STATUSES),
-  searchTerm: opt(Type.String({ maxLength: 256 })),
-  anonymized: opt(Type.Boolean()),
-});
+/** GET /api/itemreturnjobs: its filters (declared in the contracts) and the page parameters. */
+export const ItemReturnJobListQuery = listQuery(ItemReturnJobListFilters);
 
 export const ItemReturnJobIdParams = Type.Object({ itemReturnJobId: Type.String({ maxLength: 256 }) });
 
@@ -365,17 +356,8 @@ export const DeleteItemReturnQuery = Type.Object({
   itemReturnJobVersion: RequestVersion({ minimum: 0, description: "Version of the item return job" }),
 });
 
-export const ItemReturnsQuery = Type.Object({
-  ...ListQuery,
-  searchTerm: opt(Type.String({ maxLength: 256 })),
-  itemReturnStatus: Repeated(ITEM_RETURN_STATUSES),
-  itemReturnLineItemStatus: Repeated(RETURNED_LINE_ITEM_STATUSES),
-  facilityRefs: Repeated(),
-  orderBy: opt(
-    Type.String({ maxLength: 64, description: "Accepted; results are in creation order (by id)." }),
-  ),
-  anonymized: opt(Type.Boolean()),
-});
+/** GET /api/itemreturns: its filters (declared in the contracts) and the page parameters. */
+export const ItemReturnsQuery = listQuery(ItemReturnListFilters);
 
 export const ItemReturns = Type.Object(
   {

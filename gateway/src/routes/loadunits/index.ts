@@ -3,17 +3,23 @@
  * point at: the route table (schemas, permissions, lifecycle) and thin handlers.
  */
 
-import { LOAD_UNIT_STATUSES } from "@fop/contracts/loadunits";
+import {
+  LOAD_UNIT_STATUSES,
+  LoadUnitListFilters,
+  LoadUnitTypeListFilters,
+  OperativeContainerTypeListFilters,
+  StackListFilters,
+} from "@fop/contracts/loadunits";
 import { AppError, invalid } from "@fop/kit/errors";
 import { LIST_PAGE } from "@fop/kit/paging";
 import { callOptions } from "@fop/kit/rpc/client";
 import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import type { FastifyReply } from "fastify";
 import { type AjvError, describeValidation } from "../../plugins/errors.ts";
-import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
 import { bodyValidator } from "../../validation.ts";
 import { localeOf, type RouteApp, type RouteDeps } from "../deps.ts";
-import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
+import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import {
   BulkDeleteQuery,
   IconIdParams,
@@ -112,13 +118,10 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     },
     async (req, reply) => {
       const q = req.query;
-      const statuses = parseStatuses(q.statuses);
       const res = await lu.listLoadUnits(
         {
           page: listPage(q),
-          pickJobRef: q.pickJobRef ?? "",
-          statuses: statuses ?? [],
-          statusesGiven: statuses !== undefined,
+          filters: listFilters(LoadUnitListFilters, { ...q, statuses: parseStatuses(q.statuses) }),
           locale: q.locale ?? "",
         },
         callOptions(req.ctx),
@@ -300,9 +303,8 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       config: { permissions: ["STACKS_READ"], lifecycle: "beta" },
     },
     async (req, reply) => {
-      const q = req.query;
       const res = await lu.listStacks(
-        { page: listPage(q), facilityRefs: q.facilityRefs ?? [] },
+        { page: listPage(req.query), filters: listFilters(StackListFilters, req.query) },
         callOptions(req.ctx),
       );
       return sendDocumentPage(reply, "stacks", docs(res.stacks), { total: Number(res.total) });
@@ -323,8 +325,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
     },
     async (req, reply) => {
       const res = await lu.createStack({ body: req.body }, callOptions(req.ctx));
-      reply.code(201).header("location", `${publicUrl}/api/stacks/${res.stack?.id}`);
-      return sendDocument(reply, res.stack?.documentJson);
+      return sendCreated(reply, `${publicUrl}/api/stacks`, res.stack);
     },
   );
   app.get(
@@ -373,6 +374,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       creation: OperativeContainerTypeForCreation,
       update: OperativeContainerTypeForUpdate,
       listQuery: OperativeContainerTypeListQuery,
+      filters: OperativeContainerTypeListFilters,
       pageLimits: LIST_PAGE,
       listBody: OperativeContainerTypesResponse,
       /** OCT answers a list in an envelope; load unit types as a bare array. */
@@ -400,6 +402,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       creation: LoadUnitTypeForCreation,
       update: LoadUnitTypePatchActions,
       listQuery: LoadUnitTypeListQuery,
+      filters: LoadUnitTypeListFilters,
       pageLimits: LOAD_UNIT_TYPE_PAGE,
       listBody: { type: "array", items: LoadUnitType },
       sendList: (reply: FastifyReply, list: Uint8Array[]) => sendDocumentArray(reply, list),
@@ -422,20 +425,12 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
         config: { permissions: [k.read], ...k.lifecycle },
       },
       async (req, reply) => {
-        // The kinds' list queries differ: load unit types take all of these, the others a part.
-        const q: {
-          size?: number;
-          startAfterId?: string;
-          operativeType?: string;
-          scannableIdentifier?: string;
-          locale?: string;
-        } = req.query;
+        const q: { size?: number; startAfterId?: string; locale?: string } = req.query;
         const res = await lu.listContainerTypes(
           {
             kind: k.kind,
             page: listPage(q, k.pageLimits),
-            operativeType: q.operativeType ?? "",
-            scannableIdentifier: q.scannableIdentifier ?? "",
+            filters: listFilters(k.filters, req.query),
             locale: q.locale ?? "",
           },
           callOptions(req.ctx),
@@ -462,8 +457,7 @@ export function loadUnitRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
           { kind: k.kind, body: req.body, locale: localeOf(req) },
           callOptions(req.ctx),
         );
-        reply.code(201).header("location", `${publicUrl}${k.base}/${res.containerType?.id}`);
-        return sendDocument(reply, res.containerType?.documentJson);
+        return sendCreated(reply, `${publicUrl}${k.base}`, res.containerType);
       },
     );
     app.get(

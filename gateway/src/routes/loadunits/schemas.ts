@@ -4,8 +4,13 @@
  */
 import {
   LOAD_UNIT_STATUSES,
+  LoadUnitListFilters,
+  LoadUnitTypeListFilters,
   OPERATIVE_CONTAINER_TYPE_STATUSES,
+  OperativeContainerTypeListFilters,
+  OperativeType,
   SCANNABLE_IDENTIFIER_SEARCH_TYPES,
+  StackListFilters,
 } from "@fop/contracts/loadunits";
 import { LIST_PAGE, type PageLimits } from "@fop/kit/paging";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
@@ -15,6 +20,7 @@ import {
   closed,
   DateTime,
   LocaleString,
+  listQuery,
   opt,
   PageSizeQuery,
   RequestVersion,
@@ -136,18 +142,20 @@ export const LoadUnits = Type.Object(
   { title: "LoadUnits" },
 );
 
+/**
+ * GET /api/loadunits: its filters (declared in the contracts), the page parameters and the locale;
+ * REST spells `statuses` its own way too (`[AVAILABLE]`, comma-joined: see parseStatuses).
+ */
 export const LoadUnitListQuery = Type.Object({
-  size: PageSizeQuery(LIST_PAGE, "number of loadUnits to show"),
-  startAfterId: opt(Type.String({ maxLength: 256, description: "all entities after given Id" })),
-  pickJobRef: opt(
-    Type.String({ minLength: 1, maxLength: 256, description: "query load units with the given pickJobRef" }),
-  ),
-  locale: opt(Locale),
+  ...listQuery(LoadUnitListFilters, {
+    size: PageSizeQuery(LIST_PAGE, "number of loadUnits to show"),
+    startAfterId: opt(Type.String({ maxLength: 256, description: "all entities after given Id" })),
+    locale: opt(Locale),
+  }).properties,
   statuses: opt(
     Type.Array(Type.String({ maxLength: 40, pattern: "^\\[?[A-Z, ]*\\]?$" }), {
-      maxItems: 10,
-      description:
-        "The statuses you want to filter the load units by (AVAILABLE, OBSOLETE). If not provided, only load units in status AVAILABLE will be returned. An empty array will return all load units regardless of status.",
+      maxItems: LoadUnitListFilters.properties.statuses.maxItems,
+      description: LoadUnitListFilters.properties.statuses.description,
     }),
   ),
 });
@@ -279,15 +287,10 @@ export const StackResponse = Type.Object(
   { stacks: Type.Array(Stack), total: Type.Integer() },
   { title: "StackResponse" },
 );
-export const StackListQuery = Type.Object({
+/** GET /api/stacks: its filters (declared in the contracts) and the page parameters. */
+export const StackListQuery = listQuery(StackListFilters, {
   startAfterId: opt(Type.String({ maxLength: 256, description: "entity to start after" })),
   size: PageSizeQuery(),
-  facilityRefs: opt(
-    Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
-      maxItems: 50,
-      description: "facilities to filter the results",
-    }),
-  ),
 });
 export const StackIdParams = Type.Object({ stackId: Id("ID of the stack") });
 
@@ -301,9 +304,6 @@ export const NamedFile = Type.Object(
   { ...closed, title: "NamedFile" },
 );
 
-const OperativeType = Type.Union(
-  ["PICKING", "PACKING_SOURCE", "PACKING_TARGET", "HANDOVER", "SERVICE"].map((v) => Type.Literal(v)),
-);
 const ContainerDimensions = Type.Object(
   {
     heightInCm: opt(Type.Number()),
@@ -367,11 +367,10 @@ export const OperativeContainerTypesResponse = Type.Object(
   { operativeContainerTypes: Type.Array(OperativeContainerType), total: Type.Integer() },
   { title: "OperativeContainerTypesResponse" },
 );
-export const OperativeContainerTypeListQuery = Type.Object({
+/** GET /api/operativecontainertypes: its filters (declared in the contracts), the page parameters, the locale. */
+export const OperativeContainerTypeListQuery = listQuery(OperativeContainerTypeListFilters, {
   startAfterId: opt(Type.String({ maxLength: 256, description: "entity to start after" })),
   size: PageSizeQuery(),
-  operativeType: opt(OperativeType),
-  scannableIdentifier: opt(Type.String({ minLength: 1, maxLength: 256 })),
   locale: opt(Locale),
 });
 export const OperativeContainerTypeIdParams = Type.Object({
@@ -416,7 +415,8 @@ export const LoadUnitType = Type.Object(
 );
 /** The deprecated load unit type listing pages 10 by default (spec: "a page size, default 10"). */
 export const LOAD_UNIT_TYPE_PAGE: PageLimits = { default: 10, maximum: LIST_PAGE.maximum };
-export const LoadUnitTypeListQuery = Type.Object({
+/** GET /api/loadunittypes: the page parameters and the locale (it declares no filters). */
+export const LoadUnitTypeListQuery = listQuery(LoadUnitTypeListFilters, {
   locale: opt(Locale),
   startAfterId: opt(Type.String({ maxLength: 256 })),
   size: PageSizeQuery(LOAD_UNIT_TYPE_PAGE, "number of entities to show"),

@@ -1,10 +1,10 @@
 /** /api/pickjobs: the route table (schemas, permissions, lifecycle) and thin handlers. */
-import { invalid } from "@fop/kit/errors";
+import { PickJobListFilters } from "@fop/contracts/picking";
 import { callOptions } from "@fop/kit/rpc/client";
 import { PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
-import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
+import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
 import { localeOf, type RouteApp, type RouteDeps } from "../deps.ts";
-import { parseDocument, sendDocument, sendDocumentPage } from "../documents.ts";
+import { parseDocument, sendCreated, sendDocument, sendDocumentPage } from "../documents.ts";
 import { LoadUnit, LoadUnits } from "../loadunits/schemas.ts";
 import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 import {
@@ -25,16 +25,6 @@ import {
 } from "./schemas.ts";
 
 const tags = ["Picking (Operations)"];
-/** An array parameter's values, comma-joined (`explode: false`), repeated, or both. */
-function list(value: string[] | undefined, name: string, max = 100): string[] {
-  if (!value) return [];
-  const items = value
-    .flatMap((v) => v.split(","))
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (items.length > max) throw invalid("TOO_MANY_VALUES", `${name} takes at most ${max} values.`, name);
-  return items;
-}
 
 export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {
   const picking = clients.picking;
@@ -53,32 +43,8 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
       config: { permissions: ["PICKJOB_READ"], lifecycle: "GA" },
     },
     async (req) => {
-      const q = req.query;
-      const s = (k: keyof typeof q) => (q[k] === undefined ? "" : String(q[k]));
       const res = await picking.listPickJobs(
-        {
-          page: listPage(q),
-          searchTerm: s("searchTerm"),
-          carrierKeys: list(q.carrierKeys, "carrierKeys"),
-          startOrderDate: s("startOrderDate"),
-          endOrderDate: s("endOrderDate"),
-          orderRef: s("orderRef"),
-          facilityRef: s("facilityRef"),
-          assignedUser: s("assignedUser"),
-          statuses: list(q.status, "status", 13),
-          zoneRefs: list(q.zoneRefs, "zoneRefs"),
-          tenantOrderId: s("tenantOrderId"),
-          channel: s("channel"),
-          consumerName: s("consumerName"),
-          shortId: s("shortId"),
-          articleTitle: s("articleTitle"),
-          anonymized: typeof q.anonymized === "boolean" ? q.anonymized : undefined,
-          orderBy: s("orderBy"),
-          startTargetTime: s("startTargetTime"),
-          endTargetTime: s("endTargetTime"),
-          pickJobRefs: list(q.pickJobRefs, "pickJobRefs"),
-          modifiedByUsername: s("modifiedByUsername"),
-        },
+        { page: listPage(req.query), filters: listFilters(PickJobListFilters, req.query) },
         callOptions(req.ctx),
       );
       return { pickjobs: res.pickjobs, total: Number(res.total) };
@@ -100,8 +66,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     },
     async (req, reply) => {
       const res = await picking.createPickJob({ body: req.body }, callOptions(req.ctx));
-      reply.code(201).header("location", `${publicUrl}/api/pickjobs/${res.pickJob?.id}`);
-      return sendDocument(reply, res.pickJob?.documentJson);
+      return sendCreated(reply, `${publicUrl}/api/pickjobs`, res.pickJob);
     },
   );
 
@@ -339,8 +304,7 @@ export function pickJobRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
         { pickJobId, body: req.body },
         callOptions(req.ctx),
       );
-      reply.code(201).header("location", `${publicUrl}/api/loadunits/${res.loadUnit?.id}`);
-      return sendDocument(reply, res.loadUnit?.documentJson);
+      return sendCreated(reply, `${publicUrl}/api/loadunits`, res.loadUnit);
     },
   );
 }

@@ -19,6 +19,7 @@ import {
   PICK_JOB_STATUSES_UNPROTECTED,
   PICK_JOB_SUB_STATUSES,
   PICKING_METHODS,
+  PickJobListFilters,
   SERVICE_LEVELS,
 } from "@fop/contracts/picking";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
@@ -38,8 +39,8 @@ import {
   DateTime,
   Filters,
   FreeObject,
-  ListQuery,
   LocaleString,
+  listQuery,
   nullable,
   OneOf,
   opt,
@@ -654,66 +655,8 @@ export const StrippedPickJobs = Type.Object(
 
 // --- GET /api/pickjobs ---------------------------------------------------------------------------
 
-/** The list's orderBy: the platform's values (its SDK's PickJobOrderBy), then ours (see the picking README). */
-export const PICK_JOB_ORDER_BY = [
-  "TARGET_TIME_DESC",
-  "TARGET_TIME_ASC",
-  "LAST_MODIFIED_DESC",
-  "LAST_MODIFIED_ASC",
-  "ORDER_DATE_DESC",
-  "ORDER_DATE_ASC",
-  "LAST_MODIFIED_BY_USER_DESC",
-  "LAST_MODIFIED_BY_USER_ASC",
-  ...["id", "created", "lastModified", "orderDate", "targetTime"].flatMap((f) => [f, `-${f}`]),
-] as const;
-
-/**
- * An array parameter the reference sends `explode: false` (comma-joined: `status=OPEN,PAUSED`) and
- * the platform's SDK sends repeated (`status=OPEN&status=PAUSED`): both are taken, and mixed; the
- * route splits and limits the values.
- */
-const commaList = (description: string) =>
-  opt(
-    Type.Array(Type.String(), {
-      maxItems: 100,
-      description: `${description} (comma-separated, or the parameter repeated)`,
-    }),
-  );
-
-export const PickJobListQuery = Type.Object({
-  searchTerm: opt(
-    Type.String({
-      description:
-        "Search term over multiple fields, like tenantOrderId, consumerName, tenantArticleId and more",
-    }),
-  ),
-  carrierKeys: commaList("Carrier keys, at most 100"),
-  startOrderDate: opt(Type.String({ description: "Start of the orderDate range" })),
-  endOrderDate: opt(Type.String({ description: "End of the orderDate range" })),
-  orderRef: opt(Type.String()),
-  facilityRef: opt(Type.String()),
-  assignedUser: opt(Type.String({ description: "The assigned user on this entity - id or username" })),
-  status: commaList("Pick job statuses"),
-  zoneRefs: commaList("Picking zones"),
-  tenantOrderId: opt(Type.String()),
-  channel: opt(StringEnum(DELIVERY_CHANNELS, { description: "The channel of the pickJob" })),
-  consumerName: opt(Type.String()),
-  shortId: opt(Type.String()),
-  articleTitle: opt(Type.String()),
-  anonymized: opt(Type.Boolean()),
-  ...ListQuery,
-  orderBy: opt(
-    StringEnum(PICK_JOB_ORDER_BY, {
-      title: "PickJobOrderBy",
-      description:
-        "Attribute to order pick jobs by (the platform's values; the field names id, created, lastModified, orderDate, targetTime, '-' first for descending, are ours). Default: id (creation order).",
-    }),
-  ),
-  startTargetTime: opt(DateTime("Start date range for pick jobs")),
-  endTargetTime: opt(DateTime("End date range for pick jobs")),
-  pickJobRefs: commaList("Pick job ids, at most 100"),
-  modifiedByUsername: opt(Type.String({ description: "The user name of the last modifier" })),
-});
+/** GET /api/pickjobs: its filters (declared in the contracts) and the page parameters. */
+export const PickJobListQuery = listQuery(PickJobListFilters);
 
 // --- POST /api/pickjobs/{id}/actions -------------------------------------------------------------
 

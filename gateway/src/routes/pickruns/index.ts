@@ -2,7 +2,7 @@
 import { callOptions } from "@fop/kit/rpc/client";
 import { errorResponses, plainJson } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendDocument } from "../documents.ts";
+import { sendCreated, sendDocument } from "../documents.ts";
 import {
   PickRun,
   PickRunActionsParameter,
@@ -31,8 +31,7 @@ export function pickRunRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps):
     },
     async (req, reply) => {
       const res = await picking.createPickRun({ body: req.body }, callOptions(req.ctx));
-      reply.code(201).header("location", `${publicUrl}/api/pickruns/${res.pickRun?.id}`);
-      return sendDocument(reply, res.pickRun?.documentJson);
+      return sendCreated(reply, `${publicUrl}/api/pickruns`, res.pickRun);
     },
   );
 

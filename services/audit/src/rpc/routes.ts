@@ -1,6 +1,7 @@
 /** AuditService handlers. */
 import type { ConnectRouter } from "@connectrpc/connect";
-import { pageSize } from "@fop/kit/paging";
+import { AuditListFilters } from "@fop/contracts/audit";
+import { listCall } from "@fop/kit/rpc/filters";
 import { pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { AuditService } from "@fop/proto/fop/audit/v1/audit_pb.js";
@@ -12,13 +13,7 @@ export function auditRoutes(deps: AuditDeps) {
   return (router: ConnectRouter) =>
     router.service(AuditService, {
       async listAudits(req, hctx) {
-        const result = await listAudits(deps, requestContext(hctx), {
-          size: pageSize(req.page?.size),
-          startAfterId: req.page?.startAfterId ?? "",
-          entityRef: req.entityRef,
-          entityType: req.entityType,
-          trace: req.trace,
-        });
+        const result = await listAudits(deps, ...listCall(hctx, AuditListFilters, req));
         return { audits: result.audits.map(toAuditMessage), total: BigInt(result.total) };
       },
       async searchAudits(req, hctx) {

@@ -1,6 +1,7 @@
 /** Audit use cases: record an event, list, search, and the retention sweep. */
 
 import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { AuditListFilters } from "@fop/contracts/audit";
 import type { RequestContext } from "@fop/kit/context";
 import { query, type Sql } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
@@ -170,17 +171,14 @@ export function recordEventsStatement(deps: AuditDeps, events: EventEnvelope[]):
   };
 }
 
-export interface AuditFilter {
-  size: number;
-  startAfterId: string;
-  entityRef?: string | undefined;
-  entityType?: string | undefined;
-  trace?: string | undefined;
-}
-
 /** The deprecated list: id order, optional filters, with the total of matches. */
-export async function listAudits(deps: AuditDeps, ctx: RequestContext, f: AuditFilter) {
-  if (f.startAfterId && !isUuid(f.startAfterId))
+export async function listAudits(
+  deps: AuditDeps,
+  ctx: RequestContext,
+  f: AuditListFilters,
+  page: { size: number; startAfterId: string },
+) {
+  if (page.startAfterId && !isUuid(page.startAfterId))
     throw invalid("INVALID_ID", "startAfterId must be the id of an audit.", "startAfterId");
   const filter = (b: SqlBuilder) => {
     const parts = [`t.tenant_id = ${b.param(ctx.tenant, "text")}`];
@@ -195,10 +193,10 @@ export async function listAudits(deps: AuditDeps, ctx: RequestContext, f: AuditF
   const b = new SqlBuilder();
   const counted = filter(b);
   const conditions = [filter(b)];
-  if (f.startAfterId) conditions.push(`t.id > ${b.param(f.startAfterId, "uuid")}`);
+  if (page.startAfterId) conditions.push(`t.id > ${b.param(page.startAfterId, "uuid")}`);
   const rows = await query<AuditRow & { __total: number }>(deps.db, {
     text: `select c.__total, p.* from (select count(*)::int as __total from ${SCHEMA}.audit_record t where ${counted}) c
-      left join lateral (select t.* from ${SCHEMA}.audit_record t where ${conditions.join(" and ")} order by t.id limit ${b.param(f.size, "int")}) p on true
+      left join lateral (select t.* from ${SCHEMA}.audit_record t where ${conditions.join(" and ")} order by t.id limit ${b.param(page.size, "int")}) p on true
       order by p.id`,
     params: b.params,
   });

@@ -6,6 +6,7 @@
  */
 
 import type { JsonObject } from "@bufbuild/protobuf";
+import type { FacilityGroupListFilters } from "@fop/contracts/facilities";
 import { type Db, query } from "@fop/kit/db/sql";
 import { readSnapshot } from "@fop/kit/db/tx";
 import { nameIndex } from "../domain/category.ts";
@@ -56,10 +57,11 @@ export async function findFacilityGroup(
 export async function listFacilityGroupRows(
   db: Db,
   tenant: string,
-  page: { size: number; startAfterId: string; tenantFacilityGroupId: string | undefined },
+  f: FacilityGroupListFilters,
+  page: { size: number; startAfterId: string },
 ): Promise<{ groups: FacilityGroup[]; total: number }> {
   const where = "t.tenant_id = $1 and ($2::text is null or t.tenant_facility_group_id = $2)";
-  const params = [tenant, page.tenantFacilityGroupId ?? null];
+  const params = [tenant, f.tenantFacilityGroupId ?? null];
   const [rows, count] = await readSnapshot(db, (tx) =>
     Promise.all([
       query<FacilityGroupRow>(tx, {

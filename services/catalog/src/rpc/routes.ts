@@ -1,26 +1,19 @@
 /**
  * CatalogService handlers: read the request context, call the use case, map the result. Nothing else.
  */
+
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
+import { FacilityGroupListFilters, FacilityListFilters } from "@fop/contracts/facilities";
 import { invalid } from "@fop/kit/errors";
 import { lookupTable } from "@fop/kit/lookup";
-import { enumName } from "@fop/kit/rpc/proto";
+import { listCall } from "@fop/kit/rpc/filters";
 import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
-import {
-  CatalogService,
-  FacilityStatusSchema,
-  FacilityTypeSchema,
-} from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { categoryJson } from "../db/category.rows.ts";
 import type { Category } from "../domain/category.ts";
-import {
-  type FacilityStatus,
-  type FacilityType,
-  MODIFIABLE_FIELDS,
-  type ModifiableField,
-} from "../domain/facility.ts";
+import { MODIFIABLE_FIELDS, type ModifiableField } from "../domain/facility.ts";
 import type { FacilityGroup, FacilityGroupInput, GroupAction } from "../domain/facility-group.ts";
 import * as categories from "../usecases/categories.ts";
 import type { CatalogDeps } from "../usecases/deps.ts";
@@ -99,15 +92,7 @@ export function catalogRoutes(deps: CatalogDeps) {
       },
 
       async listFacilities(req, hctx) {
-        const result = await facilities.listFacilities(deps, requestContext(hctx), {
-          ...listPage(req.page),
-          statuses: req.statuses
-            .map((s) => enumName(FacilityStatusSchema, s))
-            .filter(Boolean) as FacilityStatus[],
-          types: req.types.map((t) => enumName(FacilityTypeSchema, t)).filter(Boolean) as FacilityType[],
-          tenantFacilityId: req.tenantFacilityId,
-          orderBy: req.orderBy,
-        });
+        const result = await facilities.listFacilities(deps, ...listCall(hctx, FacilityListFilters, req));
         return { facilities: result.facilities.map(toFacilityMessage), total: BigInt(result.total) };
       },
       async createFacility(req, hctx) {
@@ -160,10 +145,7 @@ export function catalogRoutes(deps: CatalogDeps) {
       },
 
       async listFacilityGroups(req, hctx) {
-        const r = await groups.listFacilityGroups(deps, requestContext(hctx), {
-          ...listPage(req.page),
-          tenantFacilityGroupId: req.tenantFacilityGroupId,
-        });
+        const r = await groups.listFacilityGroups(deps, ...listCall(hctx, FacilityGroupListFilters, req));
         return { facilityGroups: r.groups.map(groupOut), total: BigInt(r.total) };
       },
       async createFacilityGroup(req, hctx) {

@@ -1,4 +1,5 @@
 /** Facility use cases: the registry other services validate their facilityRefs against. */
+import type { FacilityListFilters } from "@fop/contracts/facilities";
 import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { type Db, query } from "@fop/kit/db/sql";
@@ -26,8 +27,6 @@ import {
   type Facility,
   type FacilityChange,
   type FacilityInput,
-  type FacilityStatus,
-  type FacilityType,
   modifyFacility as modify,
   replaceFacility as replace,
 } from "../domain/facility.ts";
@@ -49,16 +48,6 @@ async function load(db: Db, ctx: RequestContext, id: string, forUpdate: boolean)
   return found;
 }
 
-export interface FacilityFilter {
-  size: number;
-  startAfterId: string;
-  statuses: FacilityStatus[];
-  types: FacilityType[];
-  tenantFacilityId?: string | undefined;
-  /** "" or CREATED (creation order), NAME, POSTAL_CODE_ASC. */
-  orderBy: string;
-}
-
 /** Sort keys of the list; each is backed by an index (tenant_id, key, id). */
 const ORDERS = lookupTable({
   "": "t.id",
@@ -68,27 +57,32 @@ const ORDERS = lookupTable({
 });
 
 /** GET /api/facilities: filtered page in the requested order, continuing after `startAfterId`, plus the total. */
-export async function listFacilities(deps: CatalogDeps, ctx: RequestContext, f: FacilityFilter) {
-  const key = ORDERS[f.orderBy];
+export async function listFacilities(
+  deps: CatalogDeps,
+  ctx: RequestContext,
+  f: FacilityListFilters,
+  page: { size: number; startAfterId: string },
+) {
+  const key = ORDERS[f.orderBy ?? ""];
   if (key === undefined)
     throw invalid("INVALID_ORDER", "orderBy must be NAME, CREATED or POSTAL_CODE_ASC.", "orderBy");
-  if (f.startAfterId && !isUuid(f.startAfterId)) {
+  if (page.startAfterId && !isUuid(page.startAfterId)) {
     throw invalid("INVALID_ID", "startAfterId must be the id of an entity.", "startAfterId");
   }
   const filter = (b: SqlBuilder) => {
     const parts = [`t.tenant_id = ${b.param(ctx.tenant, "text")}`];
-    if (f.statuses.length) parts.push(`t.status = ANY(${b.param(f.statuses, "text[]")})`);
-    if (f.types.length) parts.push(`t.type = ANY(${b.param(f.types, "text[]")})`);
+    if (f.status?.length) parts.push(`t.status = ANY(${b.param(f.status, "text[]")})`);
+    if (f.type?.length) parts.push(`t.type = ANY(${b.param(f.type, "text[]")})`);
     if (f.tenantFacilityId !== undefined)
       parts.push(`t.tenant_facility_id = ${b.param(f.tenantFacilityId, "text")}`);
     return parts.join(" AND ");
   };
   const b = new SqlBuilder();
-  const page = [filter(b)];
-  if (f.startAfterId) {
+  const paged = [filter(b)];
+  if (page.startAfterId) {
     // Continue after the named entity's position in this order (nulls sort last).
-    page.push(
-      startAfterCondition({ key, table: `${SCHEMA}.facility`, idParam: b.param(f.startAfterId, "uuid") }),
+    paged.push(
+      startAfterCondition({ key, table: `${SCHEMA}.facility`, idParam: b.param(page.startAfterId, "uuid") }),
     );
   }
   const counting = new SqlBuilder();
@@ -97,7 +91,7 @@ export async function listFacilities(deps: CatalogDeps, ctx: RequestContext, f: 
   const [rows, [count]] = await readSnapshot(deps.db, (tx) =>
     Promise.all([
       query<FacilityRow>(tx, {
-        text: `SELECT ${FACILITY_COLUMNS} FROM ${SCHEMA}.facility t WHERE ${page.join(" AND ")} ORDER BY ${order} LIMIT ${f.size}`,
+        text: `SELECT ${FACILITY_COLUMNS} FROM ${SCHEMA}.facility t WHERE ${paged.join(" AND ")} ORDER BY ${order} LIMIT ${page.size}`,
         params: b.params,
       }),
       query<{ n: number }>(tx, {

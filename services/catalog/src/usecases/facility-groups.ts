@@ -3,6 +3,7 @@
  * per-facility group counts are then exact under concurrent writes), then the group row; the
  * versionless actions rely on that lock alone, so two concurrent ones both land.
  */
+import type { FacilityGroupListFilters } from "@fop/contracts/facilities";
 import type { RequestContext } from "@fop/kit/context";
 import type { Db } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
@@ -122,12 +123,13 @@ export const getFacilityGroup = (deps: CatalogDeps, ctx: RequestContext, id: str
 export async function listFacilityGroups(
   deps: CatalogDeps,
   ctx: RequestContext,
-  page: { size: number; startAfterId: string; tenantFacilityGroupId: string | undefined },
+  f: FacilityGroupListFilters,
+  page: { size: number; startAfterId: string },
 ) {
   if (page.startAfterId && !isUuid(page.startAfterId)) {
     throw invalid("INVALID_ID", "startAfterId must be the id of a facility group.", "startAfterId");
   }
-  return listFacilityGroupRows(deps.db, ctx.tenant, {
+  return listFacilityGroupRows(deps.db, ctx.tenant, f, {
     ...page,
     startAfterId: page.startAfterId.toLowerCase(),
   });

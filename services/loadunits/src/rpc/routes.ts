@@ -1,6 +1,14 @@
 /** LoadUnitsService handlers: read the request context, call the use case, map the result. Nothing else. */
+
 import type { ConnectRouter } from "@connectrpc/connect";
+import {
+  LoadUnitListFilters,
+  LoadUnitTypeListFilters,
+  OperativeContainerTypeListFilters,
+  StackListFilters,
+} from "@fop/contracts/loadunits";
 import { invalid } from "@fop/kit/errors";
+import { listCall, readFilters } from "@fop/kit/rpc/filters";
 import { structDocument } from "@fop/kit/rpc/proto";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
@@ -56,12 +64,12 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
         };
       },
       async listLoadUnits(req, hctx) {
-        const r = await units.listLoadUnits(deps, requestContext(hctx), {
-          ...listPage(req.page),
-          pickJobRef: opt(req.pickJobRef),
-          statuses: req.statusesGiven ? req.statuses : undefined,
-          locale: opt(req.locale),
-        });
+        const r = await units.listLoadUnits(
+          deps,
+          requestContext(hctx),
+          readFilters(LoadUnitListFilters, req.filters),
+          { ...listPage(req.page), locale: opt(req.locale) },
+        );
         return {
           loadUnits: r.json.map((json) => ({ documentJson: Buffer.from(json, "utf8") })),
           total: BigInt(r.total),
@@ -113,10 +121,7 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
         return { stacks: list.map(storedStackMessage) };
       },
       async listStacks(req, hctx) {
-        const r = await stacks.listStacks(deps, requestContext(hctx), {
-          ...listPage(req.page),
-          facilityRefs: req.facilityRefs,
-        });
+        const r = await stacks.listStacks(deps, ...listCall(hctx, StackListFilters, req));
         return {
           stacks: r.rows.map(storedStackMessage),
           total: BigInt(r.total),
@@ -141,12 +146,14 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
       },
       async listContainerTypes(req, hctx) {
         const kind = kindOf(req.kind);
-        const r = await types.listContainerTypes(deps, requestContext(hctx), kind, {
-          ...listPage(req.page),
-          operativeType: opt(req.operativeType),
-          scannableIdentifier: opt(req.scannableIdentifier),
-          locale: opt(req.locale),
-        });
+        const filters = kind === "OPERATIVE" ? OperativeContainerTypeListFilters : LoadUnitTypeListFilters;
+        const r = await types.listContainerTypes(
+          deps,
+          requestContext(hctx),
+          kind,
+          readFilters(filters, req.filters),
+          { ...listPage(req.page), locale: opt(req.locale) },
+        );
         return {
           containerTypes: r.types.map((t) => toContainerTypeMessage(kind, t)),
           total: BigInt(r.total),

@@ -1,5 +1,6 @@
 /** Operative container type and (deprecated) load unit type use cases, icons included. */
 
+import type { OperativeContainerTypeListFilters } from "@fop/contracts/loadunits";
 import type { RequestContext } from "@fop/kit/context";
 import type { Db } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
@@ -90,19 +91,14 @@ export async function listContainerTypes(
   deps: LoadUnitsDeps,
   ctx: RequestContext,
   kind: ContainerTypeKind,
-  p: {
-    size: number;
-    startAfterId: string;
-    operativeType?: string;
-    scannableIdentifier?: string;
-    locale?: string;
-  },
+  f: OperativeContainerTypeListFilters,
+  p: { size: number; startAfterId: string; locale?: string | undefined },
 ): Promise<{ types: ContainerType[]; total: number }> {
   if (p.startAfterId && !isUuid(p.startAfterId)) {
     throw invalid("INVALID_ID", `startAfterId must be a ${label(kind)} id.`, "startAfterId");
   }
-  const scanned = p.scannableIdentifier;
-  const all = (await listRows(deps.db, ctx.tenant, kind, p.operativeType)).filter(
+  const scanned = f.scannableIdentifier;
+  const all = (await listRows(deps.db, ctx.tenant, kind, f.operativeType)).filter(
     (t) => scanned === undefined || matchesScannable(t, scanned),
   );
   const after = p.startAfterId.toLowerCase();

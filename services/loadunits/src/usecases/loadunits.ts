@@ -1,5 +1,6 @@
 /** Load unit use cases: each is one statement, one transaction or one read, in the caller's tenant. */
 
+import type { LoadUnitListFilters } from "@fop/contracts/loadunits";
 import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { inTransaction } from "@fop/kit/db/tx";
@@ -224,19 +225,12 @@ export async function getLoadUnit(
   return { ...row, json: relocalize(row.json, locale, deps.defaultLocale) };
 }
 
-export interface ListLoadUnitsParams {
-  size: number;
-  startAfterId: string;
-  pickJobRef?: string;
-  /** undefined: AVAILABLE only (the reference's default); []: every status. */
-  statuses?: string[];
-  locale?: string;
-}
-
+/** Without `statuses`: AVAILABLE only (the reference's default); `statuses: []`: every status. */
 export async function listLoadUnits(
   deps: LoadUnitsDeps,
   ctx: RequestContext,
-  p: ListLoadUnitsParams,
+  f: LoadUnitListFilters,
+  p: { size: number; startAfterId: string; locale?: string | undefined },
 ): Promise<{ json: string[]; total: number }> {
   if (p.startAfterId && !isUuid(p.startAfterId)) {
     throw invalid("INVALID_ID", "startAfterId must be a load unit id.", "startAfterId");
@@ -244,7 +238,7 @@ export async function listLoadUnits(
   const { rows, total } = await listRows(
     deps.db,
     ctx.tenant,
-    { pickJobRef: p.pickJobRef, statuses: p.statuses ?? ["AVAILABLE"] },
+    { pickJobRef: f.pickJobRef, statuses: f.statuses ?? ["AVAILABLE"] },
     p,
   );
   return { json: rows.map((r) => relocalize(r.json, p.locale, deps.defaultLocale)), total };

@@ -1,6 +1,6 @@
 /** Stack use cases. */
-
 import { requireFacilities } from "@fop/contracts/clients/facilities";
+import type { StackListFilters } from "@fop/contracts/loadunits";
 import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { invalid, notFound } from "@fop/kit/errors";
@@ -39,10 +39,11 @@ export async function batchGetStacks(deps: LoadUnitsDeps, ctx: RequestContext, i
 export async function listStacks(
   deps: LoadUnitsDeps,
   ctx: RequestContext,
-  p: { size: number; startAfterId: string; facilityRefs: string[] },
+  f: StackListFilters,
+  p: { size: number; startAfterId: string },
 ) {
   if (p.startAfterId && !isUuid(p.startAfterId)) {
     throw invalid("INVALID_ID", "startAfterId must be a stack id.", "startAfterId");
   }
-  return listRows(deps.db, ctx.tenant, p.facilityRefs, p);
+  return listRows(deps.db, ctx.tenant, f.facilityRefs ?? [], p);
 }

@@ -3,9 +3,11 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
+import { PickJobListFilters } from "@fop/contracts/picking";
 import { invalid } from "@fop/kit/errors";
+import { listCall } from "@fop/kit/rpc/filters";
 import { structDocument } from "@fop/kit/rpc/proto";
-import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
+import { pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { PickingService, PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { publicPickRun } from "../domain/pickrun.ts";
@@ -48,29 +50,7 @@ export function pickingRoutes(deps: PickingDeps) {
   return (router: ConnectRouter) =>
     router.service(PickingService, {
       async listPickJobs(req, hctx) {
-        const result = await jobs.listPickJobs(deps, requestContext(hctx), {
-          ...listPage(req.page),
-          searchTerm: opt(req.searchTerm),
-          carrierKeys: req.carrierKeys,
-          startOrderDate: opt(req.startOrderDate),
-          endOrderDate: opt(req.endOrderDate),
-          orderRef: opt(req.orderRef),
-          facilityRef: opt(req.facilityRef),
-          assignedUser: opt(req.assignedUser),
-          statuses: req.statuses,
-          zoneRefs: req.zoneRefs,
-          tenantOrderId: opt(req.tenantOrderId),
-          channel: opt(req.channel),
-          consumerName: opt(req.consumerName),
-          shortId: opt(req.shortId),
-          articleTitle: opt(req.articleTitle),
-          anonymized: req.anonymized,
-          orderBy: opt(req.orderBy),
-          startTargetTime: opt(req.startTargetTime),
-          endTargetTime: opt(req.endTargetTime),
-          pickJobRefs: req.pickJobRefs,
-          modifiedByUsername: opt(req.modifiedByUsername),
-        });
+        const result = await jobs.listPickJobs(deps, ...listCall(hctx, PickJobListFilters, req));
         return { pickjobs: result.pickjobs.map(stripped), total: BigInt(result.total) };
       },
       async createPickJob(req, hctx) {

@@ -1,5 +1,6 @@
 /** Pick job use cases: each is one transaction (or one read) scoped to the caller's tenant. */
 
+import type { PickJobListFilters } from "@fop/contracts/picking";
 import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { requireInstant } from "@fop/kit/datetime";
@@ -237,30 +238,6 @@ export async function getPickJobDocument(
 }
 
 /** Filters of GET /api/pickjobs (the reference's queryPickJobs parameters). */
-export interface PickJobListFilters {
-  size: number;
-  startAfterId: string;
-  searchTerm?: string;
-  carrierKeys?: string[];
-  startOrderDate?: string;
-  endOrderDate?: string;
-  orderRef?: string;
-  facilityRef?: string;
-  assignedUser?: string;
-  statuses?: string[];
-  zoneRefs?: string[];
-  tenantOrderId?: string;
-  channel?: string;
-  consumerName?: string;
-  shortId?: string;
-  articleTitle?: string;
-  anonymized?: boolean;
-  orderBy?: string;
-  startTargetTime?: string;
-  endTargetTime?: string;
-  pickJobRefs?: string[];
-  modifiedByUsername?: string;
-}
 
 /**
  * orderBy values of the list endpoint: the platform's (its SDK's PickJobOrderBy), and the
@@ -302,6 +279,7 @@ export async function listPickJobs(
   deps: PickingDeps,
   ctx: RequestContext,
   f: PickJobListFilters,
+  page: { size: number; startAfterId: string },
 ): Promise<{ pickjobs: PickJob[]; total: number }> {
   const b = new SqlBuilder();
   const where = [`t.tenant_id = ${b.param(ctx.tenant, "text")}`];
@@ -316,7 +294,7 @@ export async function listPickJobs(
   eq("t.tenant_order_id", f.tenantOrderId);
   eq("t.channel", f.channel);
   eq("t.short_id", f.shortId);
-  any("t.status", f.statuses);
+  any("t.status", f.status);
   any("t.carrier_key", f.carrierKeys);
   if (f.zoneRefs?.length) where.push(`t.zone_refs && ${b.param(f.zoneRefs, "text[]")}`);
   if (f.pickJobRefs?.length) where.push(`t.id = any(${b.param(f.pickJobRefs.filter(isUuid), "uuid[]")})`);
@@ -345,15 +323,15 @@ export async function listPickJobs(
   const filter = where.join(" and ");
   const countParams = [...b.params];
   const paged = [...where];
-  if (f.startAfterId) {
-    if (!isUuid(f.startAfterId)) {
+  if (page.startAfterId) {
+    if (!isUuid(page.startAfterId)) {
       throw invalid("INVALID_ID", "startAfterId must be the id of a pick job.", "startAfterId");
     }
     paged.push(
       startAfterCondition({
         key,
         table: `${SCHEMA}.pick_job`,
-        idParam: b.param(f.startAfterId, "uuid"),
+        idParam: b.param(page.startAfterId, "uuid"),
         descending: desc,
       }),
     );
@@ -362,7 +340,7 @@ export async function listPickJobs(
   const [rows, count] = await readSnapshot(db, (tx) =>
     Promise.all([
       query<{ doc: PickJob }>(tx, {
-        text: `select t.doc from ${SCHEMA}.pick_job t where ${paged.join(" and ")} order by ${startAfterOrder(key, desc)} limit ${b.param(f.size, "int")}`,
+        text: `select t.doc from ${SCHEMA}.pick_job t where ${paged.join(" and ")} order by ${startAfterOrder(key, desc)} limit ${b.param(page.size, "int")}`,
         params: b.params,
       }),
       query<{ n: number }>(tx, {

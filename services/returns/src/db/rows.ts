@@ -1,5 +1,6 @@
 /** Reading and writing rows: the document plus the columns derived from it. Parameterised SQL only. */
 
+import type { ItemReturnJobListFilters, ItemReturnListFilters } from "@fop/contracts/returns";
 import { type Db, query } from "@fop/kit/db/sql";
 import { readSnapshot } from "@fop/kit/db/tx";
 import type { HandoverConfiguration } from "../domain/handover-config.ts";
@@ -177,21 +178,11 @@ export async function loadJob(
   return rows[0]?.doc;
 }
 
-export interface JobFilter {
-  facilityId?: string;
-  statuses: string[];
-  itemReturnStatuses: string[];
-  jobScannableCodes: string[];
-  itemReturnScannableCodes: string[];
-  searchTerm?: string;
-  anonymized?: boolean;
-}
-
 /** One page by id (creation order) of the jobs matching every given filter, and their number. */
 export async function listJobs(
   db: Db,
   tenant: string,
-  f: JobFilter,
+  f: ItemReturnJobListFilters,
   page: { size: number; startAfterId: string },
 ): Promise<{ rows: StoredJob[]; total: number }> {
   const where = `tenant_id = $1
@@ -201,21 +192,23 @@ export async function listJobs(
     and (cardinality($5::text[]) = 0 or scannable_codes && $5)
     and (cardinality($6::text[]) = 0 or item_return_scannable_codes && $6)
     and ($7::text is null or strpos(search_text, lower($7)) > 0)
-    and ($8::boolean is null or anonymized = $8)`;
+    and ($8::boolean is null or anonymized = $8)
+    and ($9::text is null or doc->>'tenantOrderId' = $9)`;
   const params = [
     tenant,
-    f.facilityId ?? null,
-    f.statuses,
-    f.itemReturnStatuses,
-    f.jobScannableCodes,
-    f.itemReturnScannableCodes,
+    f.facilityId || null, // ?facilityId= (empty) is no filter
+    f.itemReturnJobStatus ?? [],
+    f.itemReturnStatus ?? [],
+    f.itemReturnJobScannableCodes ?? [],
+    f.itemReturnScannableCodes ?? [],
     f.searchTerm ?? null,
     f.anonymized ?? null,
+    f.tenantOrderId ?? null,
   ];
   const [rows, count] = await readSnapshot(db, (tx) =>
     Promise.all([
       query<StoredJob>(tx, {
-        text: `select ${STORED_JOB} from item_return_job where ${where} and ($9::uuid is null or id > $9::uuid) order by id limit $10`,
+        text: `select ${STORED_JOB} from item_return_job where ${where} and ($10::uuid is null or id > $10::uuid) order by id limit $11`,
         params: [...params, page.startAfterId || null, page.size],
         prepare: true,
       }),
@@ -240,14 +233,6 @@ export async function markRefundTriggered(db: Db, tenant: string, id: string, at
   return rows.length > 0;
 }
 
-export interface ItemReturnFilter {
-  searchTerm?: string;
-  itemReturnStatuses: string[];
-  lineItemStatuses: string[];
-  facilityRefs: string[];
-  anonymized?: boolean;
-}
-
 /**
  * GET /api/itemreturns: item returns across the tenant's jobs, by item return id (creation order),
  * each with its job's id; the filters read the job document in SQL.
@@ -255,7 +240,7 @@ export interface ItemReturnFilter {
 export async function listItemReturnsAcrossJobs(
   db: Db,
   tenant: string,
-  f: ItemReturnFilter,
+  f: ItemReturnListFilters,
   page: { size: number; startAfterId: string },
 ): Promise<{ rows: { jobId: string; itemReturn: Record<string, unknown> }[]; total: number }> {
   const from = `from item_return_job j cross join lateral jsonb_array_elements(j.doc->'itemReturns') r
@@ -272,9 +257,9 @@ export async function listItemReturnsAcrossJobs(
         lower($6)) > 0)`;
   const params = [
     tenant,
-    f.itemReturnStatuses,
-    f.lineItemStatuses,
-    f.facilityRefs,
+    f.itemReturnStatus ?? [],
+    f.itemReturnLineItemStatus ?? [],
+    f.facilityRefs ?? [],
     f.anonymized ?? null,
     f.searchTerm ?? null,
   ];

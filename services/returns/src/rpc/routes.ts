@@ -1,6 +1,9 @@
 /** ReturnsService handlers: read the request context, call the use case, map the result. Nothing else. */
+
 import type { ConnectRouter } from "@connectrpc/connect";
+import { ItemReturnJobListFilters, ItemReturnListFilters } from "@fop/contracts/returns";
 import { invalid } from "@fop/kit/errors";
+import { listCall } from "@fop/kit/rpc/filters";
 import { documentJson, structDocument } from "@fop/kit/rpc/proto";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
@@ -89,20 +92,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         return { itemReturnJob: storedJobMessage(await jobs.readJob(deps, requestContext(hctx), req.id)) };
       },
       async listItemReturnJobs(req, hctx) {
-        const r = await jobs.listJobs(
-          deps,
-          requestContext(hctx),
-          {
-            facilityId: req.facilityId || undefined,
-            statuses: req.itemReturnJobStatus,
-            itemReturnStatuses: req.itemReturnStatus,
-            jobScannableCodes: req.itemReturnJobScannableCodes,
-            itemReturnScannableCodes: req.itemReturnScannableCodes,
-            searchTerm: req.searchTerm || undefined,
-            anonymized: req.anonymizedGiven ? req.anonymized : undefined,
-          },
-          listPage(req.page),
-        );
+        const r = await jobs.listJobs(deps, ...listCall(hctx, ItemReturnJobListFilters, req));
         return { itemReturnJobs: r.rows.map(storedJobMessage), total: BigInt(r.total) };
       },
       async addItemReturn(req, hctx) {
@@ -171,18 +161,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         return { itemReturnJob: toJobMessage(j) };
       },
       async findItemReturns(req, hctx) {
-        const r = await itemReturns.findItemReturns(
-          deps,
-          requestContext(hctx),
-          {
-            searchTerm: req.searchTerm || undefined,
-            itemReturnStatuses: req.itemReturnStatus,
-            lineItemStatuses: req.itemReturnLineItemStatus,
-            facilityRefs: req.facilityRefs,
-            anonymized: req.anonymizedGiven ? req.anonymized : undefined,
-          },
-          listPage(req.page),
-        );
+        const r = await itemReturns.findItemReturns(deps, ...listCall(hctx, ItemReturnListFilters, req));
         return { itemReturnsJson: r.itemReturns.map(documentJson), totalCount: BigInt(r.total) };
       },
       async createItemReturnParcel(req, hctx) {

@@ -3,6 +3,7 @@
  * the domain change, writes the job and records its event; a line item change that leaves every
  * line decided records REFUND_TRIGGERED, once per job (markRefundTriggered under the row lock).
  */
+import type { ItemReturnListFilters } from "@fop/contracts/returns";
 import type { RequestContext } from "@fop/kit/context";
 import type { Db } from "@fop/kit/db/sql";
 import { inTransaction, type UniqueViolations } from "@fop/kit/db/tx";
@@ -10,7 +11,6 @@ import { conflict, invalid, notFound } from "@fop/kit/errors";
 import type { DomainEvent } from "@fop/kit/events/envelope";
 import { isUuid } from "@fop/kit/ids";
 import {
-  type ItemReturnFilter,
   insertParcel,
   listItemReturnsAcrossJobs,
   loadJob,
@@ -157,7 +157,7 @@ export const deleteItemReturn = (
 export async function findItemReturns(
   deps: ReturnsDeps,
   ctx: RequestContext,
-  filter: ItemReturnFilter,
+  filter: ItemReturnListFilters,
   page: { size: number; startAfterId: string },
 ) {
   if (page.startAfterId && !isUuid(page.startAfterId)) {

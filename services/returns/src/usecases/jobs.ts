@@ -1,13 +1,12 @@
 /** Item return job use cases: create, read, list, job actions. */
-
 import { requireFacilities } from "@fop/contracts/clients/facilities";
+import type { ItemReturnJobListFilters } from "@fop/contracts/returns";
 import type { RequestContext } from "@fop/kit/context";
 import { inTransaction } from "@fop/kit/db/tx";
 import { invalid, notFound } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import {
   insertJob,
-  type JobFilter,
   listJobs as listRows,
   loadJob,
   loadStoredJob,
@@ -51,7 +50,7 @@ export async function readJob(deps: ReturnsDeps, ctx: RequestContext, id: string
 export async function listJobs(
   deps: ReturnsDeps,
   ctx: RequestContext,
-  filter: JobFilter,
+  filter: ItemReturnJobListFilters,
   page: { size: number; startAfterId: string },
 ) {
   if (page.startAfterId && !isUuid(page.startAfterId)) {

@@ -5,7 +5,7 @@
 // The audit service keeps one record per domain event, written from the event stream.
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import type { Message } from "@bufbuild/protobuf";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { ListRequest, PageInfo, SearchRequest } from "../../common/v1/common_pb.js";
 
@@ -194,32 +194,19 @@ export declare const AuditSchema: GenMessage<Audit>;
  */
 export declare type ListAuditsRequest = Message<"fop.audit.v1.ListAuditsRequest"> & {
   /**
-   * Paging.
+   * Paging (size, startAfterId).
    *
    * @generated from field: fop.common.v1.ListRequest page = 1;
    */
   page?: ListRequest | undefined;
 
   /**
-   * Only records of this entity.
+   * The filters, as @fop/contracts' AuditListFilters declares them (validated by it; an unknown
+   * filter is INVALID_ARGUMENT). Absent or empty: no filter.
    *
-   * @generated from field: optional string entity_ref = 2;
+   * @generated from field: google.protobuf.Struct filters = 5;
    */
-  entityRef?: string | undefined;
-
-  /**
-   * Only records of this entity kind.
-   *
-   * @generated from field: optional string entity_type = 3;
-   */
-  entityType?: string | undefined;
-
-  /**
-   * Only records of this trace.
-   *
-   * @generated from field: optional string trace = 4;
-   */
-  trace?: string | undefined;
+  filters?: JsonObject | undefined;
 };
 
 /**

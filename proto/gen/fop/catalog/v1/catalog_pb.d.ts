@@ -494,40 +494,19 @@ export declare const FacilitySchema: GenMessage<Facility>;
  */
 export declare type ListFacilitiesRequest = Message<"fop.catalog.v1.ListFacilitiesRequest"> & {
   /**
-   * Paging.
+   * Paging (size, startAfterId).
    *
    * @generated from field: fop.common.v1.ListRequest page = 1;
    */
   page?: ListRequest | undefined;
 
   /**
-   * Only these statuses (empty: all).
+   * The filters, as @fop/contracts' FacilityListFilters declares them (validated by it; an
+   * unknown filter is INVALID_ARGUMENT). Absent or empty: no filter.
    *
-   * @generated from field: repeated fop.catalog.v1.FacilityStatus statuses = 2;
+   * @generated from field: google.protobuf.Struct filters = 6;
    */
-  statuses: FacilityStatus[];
-
-  /**
-   * Only these types (empty: all).
-   *
-   * @generated from field: repeated fop.catalog.v1.FacilityType types = 3;
-   */
-  types: FacilityType[];
-
-  /**
-   * Only the facility with this tenant identifier.
-   *
-   * @generated from field: optional string tenant_facility_id = 4;
-   */
-  tenantFacilityId?: string | undefined;
-
-  /**
-   * Order: "" or CREATED (creation order), NAME, POSTAL_CODE_ASC; start_after_id continues after
-   * that entity in this order.
-   *
-   * @generated from field: string order_by = 5;
-   */
-  orderBy: string;
+  filters?: JsonObject | undefined;
 };
 
 /**
@@ -944,11 +923,12 @@ export declare type ListFacilityGroupsRequest = Message<"fop.catalog.v1.ListFaci
   page?: ListRequest | undefined;
 
   /**
-   * Only the group with this tenantFacilityGroupId.
+   * The filters, as @fop/contracts' FacilityGroupListFilters declares them (validated by it; an
+   * unknown filter is INVALID_ARGUMENT). Absent or empty: no filter.
    *
-   * @generated from field: optional string tenant_facility_group_id = 2;
+   * @generated from field: google.protobuf.Struct filters = 3;
    */
-  tenantFacilityGroupId?: string | undefined;
+  filters?: JsonObject | undefined;
 };
 
 /**

@@ -283,32 +283,19 @@ export declare type ListLoadUnitsRequest = Message<"fop.loadunits.v1.ListLoadUni
   page?: ListRequest | undefined;
 
   /**
-   * Only load units of this pick job.
-   *
-   * @generated from field: string pick_job_ref = 2;
-   */
-  pickJobRef: string;
-
-  /**
-   * Only these statuses; with statuses_given false: AVAILABLE only; given but empty: all.
-   *
-   * @generated from field: repeated string statuses = 3;
-   */
-  statuses: string[];
-
-  /**
-   * Whether the request named statuses at all.
-   *
-   * @generated from field: bool statuses_given = 4;
-   */
-  statusesGiven: boolean;
-
-  /**
    * Locale of name/description.
    *
    * @generated from field: string locale = 5;
    */
   locale: string;
+
+  /**
+   * The filters, as @fop/contracts' LoadUnitListFilters declares them (validated by it; an
+   * unknown filter is INVALID_ARGUMENT). Absent or empty: no filter (AVAILABLE only, as REST).
+   *
+   * @generated from field: google.protobuf.Struct filters = 6;
+   */
+  filters?: JsonObject | undefined;
 };
 
 /**
@@ -795,11 +782,12 @@ export declare type ListStacksRequest = Message<"fop.loadunits.v1.ListStacksRequ
   page?: ListRequest | undefined;
 
   /**
-   * Only stacks linked to any of these facilities.
+   * The filters, as @fop/contracts' StackListFilters declares them (validated by it; an unknown
+   * filter is INVALID_ARGUMENT). Absent or empty: no filter.
    *
-   * @generated from field: repeated string facility_refs = 2;
+   * @generated from field: google.protobuf.Struct filters = 3;
    */
-  facilityRefs: string[];
+  filters?: JsonObject | undefined;
 };
 
 /**
@@ -964,25 +952,19 @@ export declare type ListContainerTypesRequest = Message<"fop.loadunits.v1.ListCo
   page?: ListRequest | undefined;
 
   /**
-   * Only types allowing this operative type (operative container types).
-   *
-   * @generated from field: string operative_type = 3;
-   */
-  operativeType: string;
-
-  /**
-   * Only types whose scannable identifier matches this scanned value (operative container types).
-   *
-   * @generated from field: string scannable_identifier = 4;
-   */
-  scannableIdentifier: string;
-
-  /**
    * Locale of name/description.
    *
    * @generated from field: string locale = 5;
    */
   locale: string;
+
+  /**
+   * The filters, as @fop/contracts declares them for the kind (OperativeContainerTypeListFilters,
+   * LoadUnitTypeListFilters; validated by it, an unknown filter is INVALID_ARGUMENT).
+   *
+   * @generated from field: google.protobuf.Struct filters = 6;
+   */
+  filters?: JsonObject | undefined;
 };
 
 /**

@@ -284,7 +284,7 @@ export declare type RemovePickJobFromPickRunResponse = Message<"fop.picking.v1.R
 export declare const RemovePickJobFromPickRunResponseSchema: GenMessage<RemovePickJobFromPickRunResponse>;
 
 /**
- * ListPickJobsRequest holds the list endpoint's query parameters (empty = no filter).
+ * ListPickJobsRequest holds GET /api/pickjobs's page and filters.
  *
  * @generated from message fop.picking.v1.ListPickJobsRequest
  */
@@ -297,144 +297,12 @@ export declare type ListPickJobsRequest = Message<"fop.picking.v1.ListPickJobsRe
   page?: ListRequest | undefined;
 
   /**
-   * Free text over tenantOrderId, consumer name, article ids/titles, shortId.
+   * The filters, as @fop/contracts' PickJobListFilters declares them (validated by it; an
+   * unknown filter is INVALID_ARGUMENT). Absent or empty: no filter.
    *
-   * @generated from field: string search_term = 2;
+   * @generated from field: google.protobuf.Struct filters = 22;
    */
-  searchTerm: string;
-
-  /**
-   * Any of these carrier keys.
-   *
-   * @generated from field: repeated string carrier_keys = 3;
-   */
-  carrierKeys: string[];
-
-  /**
-   * orderDate >= this (RFC 3339).
-   *
-   * @generated from field: string start_order_date = 4;
-   */
-  startOrderDate: string;
-
-  /**
-   * orderDate <= this (RFC 3339).
-   *
-   * @generated from field: string end_order_date = 5;
-   */
-  endOrderDate: string;
-
-  /**
-   * Exact orderRef.
-   *
-   * @generated from field: string order_ref = 6;
-   */
-  orderRef: string;
-
-  /**
-   * Exact facilityRef.
-   *
-   * @generated from field: string facility_ref = 7;
-   */
-  facilityRef: string;
-
-  /**
-   * An assigned user's id or username.
-   *
-   * @generated from field: string assigned_user = 8;
-   */
-  assignedUser: string;
-
-  /**
-   * Any of these statuses.
-   *
-   * @generated from field: repeated string statuses = 9;
-   */
-  statuses: string[];
-
-  /**
-   * Any of these picking zones.
-   *
-   * @generated from field: repeated string zone_refs = 10;
-   */
-  zoneRefs: string[];
-
-  /**
-   * Exact tenantOrderId.
-   *
-   * @generated from field: string tenant_order_id = 11;
-   */
-  tenantOrderId: string;
-
-  /**
-   * COLLECT or SHIPPING.
-   *
-   * @generated from field: string channel = 12;
-   */
-  channel: string;
-
-  /**
-   * Consumer name (case-insensitive substring).
-   *
-   * @generated from field: string consumer_name = 13;
-   */
-  consumerName: string;
-
-  /**
-   * Exact shortId.
-   *
-   * @generated from field: string short_id = 14;
-   */
-  shortId: string;
-
-  /**
-   * Article title (case-insensitive substring).
-   *
-   * @generated from field: string article_title = 15;
-   */
-  articleTitle: string;
-
-  /**
-   * Whether the job was anonymized.
-   *
-   * @generated from field: optional bool anonymized = 16;
-   */
-  anonymized?: boolean | undefined;
-
-  /**
-   * Sort order, e.g. "targetTime" / "-created" (see the service README).
-   *
-   * @generated from field: string order_by = 17;
-   */
-  orderBy: string;
-
-  /**
-   * targetTime >= this (RFC 3339).
-   *
-   * @generated from field: string start_target_time = 18;
-   */
-  startTargetTime: string;
-
-  /**
-   * targetTime <= this (RFC 3339).
-   *
-   * @generated from field: string end_target_time = 19;
-   */
-  endTargetTime: string;
-
-  /**
-   * Only these job ids.
-   *
-   * @generated from field: repeated string pick_job_refs = 20;
-   */
-  pickJobRefs: string[];
-
-  /**
-   * A user in the job's modification history.
-   *
-   * @generated from field: string modified_by_username = 21;
-   */
-  modifiedByUsername: string;
+  filters?: JsonObject | undefined;
 };
 
 /**

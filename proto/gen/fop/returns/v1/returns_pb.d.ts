@@ -452,60 +452,12 @@ export declare type ListItemReturnJobsRequest = Message<"fop.returns.v1.ListItem
   page?: ListRequest | undefined;
 
   /**
-   * Jobs of this facility (an origin facility, or an item return's return facility).
+   * The filters, as @fop/contracts' ItemReturnJobListFilters declares them (validated by it; an
+   * unknown filter is INVALID_ARGUMENT). Absent or empty: no filter.
    *
-   * @generated from field: string facility_id = 2;
+   * @generated from field: google.protobuf.Struct filters = 10;
    */
-  facilityId: string;
-
-  /**
-   * Jobs in one of these statuses.
-   *
-   * @generated from field: repeated string item_return_job_status = 3;
-   */
-  itemReturnJobStatus: string[];
-
-  /**
-   * Jobs with an item return in one of these statuses.
-   *
-   * @generated from field: repeated string item_return_status = 4;
-   */
-  itemReturnStatus: string[];
-
-  /**
-   * Jobs with one of these scannable codes.
-   *
-   * @generated from field: repeated string item_return_job_scannable_codes = 5;
-   */
-  itemReturnJobScannableCodes: string[];
-
-  /**
-   * Jobs with an item return with one of these scannable codes.
-   *
-   * @generated from field: repeated string item_return_scannable_codes = 6;
-   */
-  itemReturnScannableCodes: string[];
-
-  /**
-   * Text in shortId, tenantOrderId, id or a consumer address (names, e-mail, postal code, city).
-   *
-   * @generated from field: string search_term = 7;
-   */
-  searchTerm: string;
-
-  /**
-   * Whether the request filters by anonymized at all.
-   *
-   * @generated from field: bool anonymized_given = 8;
-   */
-  anonymizedGiven: boolean;
-
-  /**
-   * Anonymized jobs (true) or the others (false), when anonymized_given.
-   *
-   * @generated from field: bool anonymized = 9;
-   */
-  anonymized: boolean;
+  filters?: JsonObject | undefined;
 };
 
 /**
@@ -1061,46 +1013,12 @@ export declare type FindItemReturnsRequest = Message<"fop.returns.v1.FindItemRet
   page?: ListRequest | undefined;
 
   /**
-   * Text in the item return id, tenantOrderId, consumer names, article ids or titles.
+   * The filters, as @fop/contracts' ItemReturnListFilters declares them (validated by it; an
+   * unknown filter is INVALID_ARGUMENT). Absent or empty: no filter.
    *
-   * @generated from field: string search_term = 2;
+   * @generated from field: google.protobuf.Struct filters = 8;
    */
-  searchTerm: string;
-
-  /**
-   * Item returns in one of these statuses.
-   *
-   * @generated from field: repeated string item_return_status = 3;
-   */
-  itemReturnStatus: string[];
-
-  /**
-   * Item returns with a line item in one of these statuses.
-   *
-   * @generated from field: repeated string item_return_line_item_status = 4;
-   */
-  itemReturnLineItemStatus: string[];
-
-  /**
-   * Item returns whose return facility (or job's origin facility) is one of these.
-   *
-   * @generated from field: repeated string facility_refs = 5;
-   */
-  facilityRefs: string[];
-
-  /**
-   * Whether the request filters by anonymized at all.
-   *
-   * @generated from field: bool anonymized_given = 6;
-   */
-  anonymizedGiven: boolean;
-
-  /**
-   * Anonymized (true) or not (false), when anonymized_given.
-   *
-   * @generated from field: bool anonymized = 7;
-   */
-  anonymized: boolean;
+  filters?: JsonObject | undefined;
 };
 
 /**
