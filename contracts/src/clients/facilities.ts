@@ -43,14 +43,20 @@ export async function requireFacilities(
 ): Promise<void> {
   const known = await Promise.all(refs.map((id) => facilities.exists(ctx, id)));
   const i = known.indexOf(false);
-  if (i >= 0) {
-    throw invalid(
-      "FACILITY_NOT_FOUND",
-      `${field.slice(1)}/${i}: no facility with id ${JSON.stringify(refs[i])} exists.`,
-      `${field}/${i}`,
-    );
-  }
+  if (i >= 0) throw facilityNotFound(field, i, refs[i]);
 }
+
+/**
+ * 400 FACILITY_NOT_FOUND for entry `i` (`ref`) of the list at JSON pointer `field`
+ * (`/facilityRefs` -> `/facilityRefs/2`): the same error whichever service finds the facility missing
+ * (the catalog itself, for a facility group's facilities).
+ */
+export const facilityNotFound = (field: string, i: number, ref: string | undefined) =>
+  invalid(
+    "FACILITY_NOT_FOUND",
+    `${field.slice(1)}/${i}: no facility with id ${JSON.stringify(ref)} exists.`,
+    `${field}/${i}`,
+  );
 
 export function catalogFacilities(
   catalogUrl: string,
