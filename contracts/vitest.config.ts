@@ -1,7 +1,7 @@
 /**
- * The contracts are pure data: their tests need neither Postgres nor NATS, so this is vitest's own
- * configuration with the workspaces' `source` condition, not the kit's testConfig (whose global
- * setup starts both).
+ * The contracts' tests check data (the vocabulary; clients/ is exercised by the services using it):
+ * they need neither Postgres nor NATS, so this is vitest's own configuration with the workspaces'
+ * `source` condition, not the kit's testConfig (whose global setup starts both).
  */
 import { defineConfig } from "vitest/config";
 

@@ -1,14 +1,14 @@
 import path from "node:path";
+import { defaultServiceUrl, type ServiceName } from "@fop/contracts/service-ports";
 import { ablationConfig } from "@fop/kit/ablation";
 import { env } from "@fop/kit/config";
 import { rpcAuthConfig } from "@fop/kit/rpc/auth";
-import { SERVICE_PORTS } from "@fop/kit/service";
 
 /** The repository root (src/ and dist/ are both one level below the package). */
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 
-const serviceUrl = (name: keyof typeof SERVICE_PORTS) =>
-  env.url(`Connect URL of the ${name} service`, `http://127.0.0.1:${SERVICE_PORTS[name].rpc}`);
+const serviceUrl = (name: ServiceName) =>
+  env.url(`Connect URL of the ${name} service`, defaultServiceUrl(name));
 
 export const gatewayConfig = {
   HOST: env.string("interface to listen on", "127.0.0.1"),

@@ -42,7 +42,8 @@ import {
   runLoad,
 } from "./load.ts";
 import { summariseTarget, type TargetSummary, writeResults } from "./report.ts";
-import { findScenario, type Scenario, type Target } from "./scenarios.ts";
+import type { Target } from "./requests.ts";
+import { findScenario, type Scenario } from "./scenarios.ts";
 import { startBenchSystem } from "./system.ts";
 
 /** The scenarios of the ablation: a read and a write (scenarios.ts). */

@@ -7,7 +7,7 @@
 import { addMapping, createCarrier, defaultConfiguration } from "@fop/carriers";
 import { newId } from "@fop/kit/ids";
 import { BASELINE_TENANT } from "./baseline.ts";
-import { mappingBody, type Target } from "./scenarios.ts";
+import { mappingBody, type Target } from "./requests.ts";
 import { withDatabase } from "./seed-db.ts";
 
 export interface CarrierSeed {

@@ -23,7 +23,7 @@ import { newId } from "@fop/kit/ids";
 import { facilityAddress } from "../support/fixtures.ts";
 import { BASELINE_TENANT } from "./baseline.ts";
 import { unnamed } from "./baseline-sql.ts";
-import type { Target } from "./scenarios.ts";
+import type { Target } from "./requests.ts";
 import { withDatabase } from "./seed-db.ts";
 
 export interface FacilityGroupSeed {

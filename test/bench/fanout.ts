@@ -30,7 +30,8 @@ import { parsePrometheusText } from "../support/prometheus.ts";
 import { type CpuProbe, cpuPerRequest, cpuSince, cpuSnapshot } from "./cpu.ts";
 import { describeLoad, type LoadGenMode, type LoadJob, type LoadStats, runLoad } from "./load.ts";
 import { type ConsumerMode, type FanoutSummary, modeLabel, summariseFanout } from "./report.ts";
-import type { FanoutScenario, Target } from "./scenarios.ts";
+import type { Target } from "./requests.ts";
+import type { FanoutScenario } from "./scenarios.ts";
 import type { BenchSystem } from "./system.ts";
 
 type ServiceName = keyof BenchSystem["system"]["services"];

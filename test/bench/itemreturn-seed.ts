@@ -9,7 +9,7 @@ import { newId, newShortId } from "@fop/kit/ids";
 import { addItemReturn, createJob, type ItemReturn, type ItemReturnJob, insertJob } from "@fop/returns";
 import { BASELINE_TENANT } from "./baseline.ts";
 import { unnamed } from "./baseline-sql.ts";
-import type { Target } from "./scenarios.ts";
+import type { Target } from "./requests.ts";
 import { withDatabase } from "./seed-db.ts";
 
 export interface ItemReturnSeed {

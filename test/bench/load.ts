@@ -24,14 +24,8 @@ import { Worker } from "node:worker_threads";
 import autocannon from "autocannon";
 import { type CpuProbe, cpuPerRequest, cpuSince, cpuSnapshot } from "./cpu.ts";
 import { Http1Pool, requestFormatter } from "./http1.ts";
-import {
-  BadAnswer,
-  findScenario,
-  requestsFor,
-  type Target,
-  type ViewBuilder,
-  type ViewClient,
-} from "./scenarios.ts";
+import type { Target } from "./requests.ts";
+import { BadAnswer, findScenario, requestsFor, type ViewBuilder, type ViewClient } from "./scenarios.ts";
 
 export interface LoadJob {
   scenario: string;

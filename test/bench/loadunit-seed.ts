@@ -7,7 +7,7 @@
  */
 import { BASELINE_TENANT } from "./baseline.ts";
 import { seedPickJobs } from "./pickjob-seed.ts";
-import { inParallel, loadUnitsBody, sendJson, type Target } from "./scenarios.ts";
+import { inParallel, loadUnitsBody, sendJson, type Target } from "./requests.ts";
 import { withDatabase } from "./seed-db.ts";
 
 export interface LoadUnitSeed {

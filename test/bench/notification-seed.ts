@@ -29,7 +29,7 @@ import {
 import type pg from "pg";
 import { BASELINE_TENANT } from "./baseline.ts";
 import { unnamed } from "./baseline-sql.ts";
-import type { Target } from "./scenarios.ts";
+import type { Target } from "./requests.ts";
 import { withDatabase } from "./seed-db.ts";
 
 export interface NotificationSeed {

@@ -20,7 +20,7 @@
 import type pg from "pg";
 import { facilityAddress } from "../support/fixtures.ts";
 import { BASELINE_TENANT } from "./baseline.ts";
-import { sendJson, type Target } from "./scenarios.ts";
+import { sendJson, type Target } from "./requests.ts";
 import { oncePerDatabase, withDatabase } from "./seed-db.ts";
 
 export interface PickJobSeed {

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { LoadStats } from "./load.ts";
-import type { TargetName } from "./scenarios.ts";
+import type { TargetName } from "./requests.ts";
 
 export interface TargetSummary {
   /** Medians over the rounds. */

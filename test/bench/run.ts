@@ -44,7 +44,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { env, loadConfig } from "@fop/kit/config";
-import { findOrStartNats, findOrStartPostgres, infraConfig } from "@fop/kit/infra";
+import { findOrStartNats, findOrStartPostgres, infraConfig } from "@fop/kit/dev/infra";
 import { otelConfig, startTracing } from "@fop/kit/otel";
 import { runAblation } from "./ablation.ts";
 import { BASELINE_TENANT, startBaseline } from "./baseline.ts";
@@ -66,14 +66,8 @@ import {
   summariseTarget,
   writeResults,
 } from "./report.ts";
-import {
-  type AnyScenario,
-  type ComparisonScenario,
-  isFanout,
-  scenarios,
-  type Target,
-  type TargetName,
-} from "./scenarios.ts";
+import type { Target, TargetName } from "./requests.ts";
+import { type AnyScenario, type ComparisonScenario, isFanout, scenarios } from "./scenarios.ts";
 import { startBenchSystem } from "./system.ts";
 
 const benchConfig = {

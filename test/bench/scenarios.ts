@@ -16,18 +16,16 @@ import type { ItemReturnSeed } from "./itemreturn-seed.ts";
 import type { LoadUnitSeed } from "./loadunit-seed.ts";
 import type { NotificationSeed } from "./notification-seed.ts";
 import type { PickJobSeed } from "./pickjob-seed.ts";
+import {
+  inParallel,
+  loadUnitsBody,
+  mappingBody,
+  sendJson,
+  type Target,
+  type TargetName,
+  VIEW_UNITS_PER_JOB,
+} from "./requests.ts";
 import type { ViewSeed } from "./view-seed.ts";
-
-export type TargetName = "baseline" | "system";
-
-/** A server to load, with the headers every request to it carries (e.g. the token). */
-export interface Target {
-  name: TargetName;
-  baseUrl: string;
-  headers: Record<string, string>;
-  /** Admin URL of the target's own database (seeds that are too big for HTTP write there). */
-  databaseUrl?: string;
-}
 
 export interface SeedOptions {
   /** How many entities a seed creates (BENCH_SEED). */
@@ -121,43 +119,6 @@ export function requestsFor(
   if (target === "system") return scenario.system;
   if (isFanout(scenario)) throw new Error(`${scenario.name} runs on the system only`);
   return scenario.baseline;
-}
-
-/** Sends one JSON request to `target` and returns the parsed body; fails unless `expect`ed. */
-export async function sendJson<T>(
-  target: Target,
-  method: string,
-  path: string,
-  body: unknown,
-  expect: number,
-): Promise<T> {
-  const res = await fetch(`${target.baseUrl}${path}`, {
-    method,
-    headers: { ...target.headers, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status !== expect)
-    throw new Error(`${target.name}: ${method} ${path} answered ${res.status}, expected ${expect}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
-/** Runs `fn(0..count-1)` with at most `concurrency` in flight; returns the results in order. */
-export async function inParallel<T>(
-  count: number,
-  concurrency: number,
-  fn: (i: number) => Promise<T>,
-): Promise<T[]> {
-  const out = new Array<T>(count);
-  let next = 0;
-  const lane = async () => {
-    while (next < count) {
-      const i = next++;
-      out[i] = await fn(i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
-  return out;
 }
 
 const categoryBody = (tenantCategoryId: string, n: number) => ({
@@ -307,17 +268,6 @@ scenarios.push(
   } satisfies Scenario<PickJobSeed>,
 );
 
-/** The body of one POST /api/loadunits: 5 load units, each of one job, with one line item. */
-export function loadUnitsBody(jobIds: string[], n: number) {
-  return {
-    loadUnits: Array.from({ length: 5 }, (_, i) => ({
-      pickJobRefs: [jobIds[(n * 5 + i) % jobIds.length]],
-      codes: [`LU-${n}-${i}`],
-      loadUnitLineItems: [{ article: { tenantArticleId: "4711", title: "Cologne Water" }, quantity: 1 }],
-    })),
-  };
-}
-
 /** Seeds the load unit scenarios (imported lazily: pulls in pg). */
 const seedLoadUnits = async (target: Target, opts: SeedOptions): Promise<LoadUnitSeed> =>
   (await import("./loadunit-seed.ts")).seedLoadUnits(target, opts.pickJobs);
@@ -365,17 +315,6 @@ scenarios.push(
     baseline: createLoadUnits,
   } satisfies Scenario<LoadUnitSeed>,
 );
-
-/** The body of one POST .../countryservicemappings. */
-export const mappingBody = (version: number, n: number) => ({
-  carrierConfigurationVersion: version,
-  source: { countryCode: "DE" },
-  destinations: [{ countryCode: "DE" }, { countryCode: "AT", postalCodes: [String(1000 + (n % 9000))] }],
-  carrierProductCategory: "STANDARD",
-  transitTime: { minTransitDays: 1, maxTransitDays: 3 },
-  countAsTransitDayBefore: "12:00",
-  deliveryCosts: [{ cost: 4.99, currency: "EUR" }],
-});
 
 /** Seeds the carrier scenarios (imported lazily: pulls in pg and the carriers service). */
 const seedCarriers = async (target: Target): Promise<CarrierSeed> =>
@@ -671,9 +610,6 @@ scenarios.push(
     baseline: getNotificationConfig,
   } satisfies Scenario<undefined>,
 );
-
-/** Load units each job of the view facility has (view-seed.ts). */
-export const VIEW_UNITS_PER_JOB = 2;
 
 /** Seeds the view scenarios (imported lazily: pulls in pg). */
 const seedView = async (target: Target, opts: SeedOptions): Promise<ViewSeed> =>

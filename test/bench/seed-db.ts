@@ -1,6 +1,6 @@
 /** What the SQL seeds share: one connection to a target's own database for the length of `fn`. */
 import pg from "pg";
-import type { Target } from "./scenarios.ts";
+import type { Target } from "./requests.ts";
 
 /** Runs `fn` on a connection to `target`'s database as its admin, closing it whatever `fn` does. */
 export async function withDatabase<T>(target: Target, fn: (db: pg.Client) => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@
  */
 import { addLoadUnits } from "./loadunit-seed.ts";
 import { addPickJobs, seedPickJobs } from "./pickjob-seed.ts";
-import { type Target, VIEW_UNITS_PER_JOB } from "./scenarios.ts";
+import { type Target, VIEW_UNITS_PER_JOB } from "./requests.ts";
 import { oncePerDatabase } from "./seed-db.ts";
 
 export interface ViewSeed {

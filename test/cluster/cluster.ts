@@ -15,7 +15,7 @@ import {
   type PostgresServer,
   startEmbeddedPostgres,
   startNatsCluster,
-} from "@fop/kit/infra";
+} from "@fop/kit/dev/infra";
 import { bootSystem, MODULES, SERVICE_NAMES, type ServiceName, type System } from "../support/boot.ts";
 
 export const SERVICES: ServiceName[] = SERVICE_NAMES;

@@ -22,7 +22,7 @@ import {
   signDevToken,
 } from "@fop/gateway";
 import { loadConfig } from "@fop/kit/config";
-import { freePort } from "@fop/kit/infra";
+import { freePort } from "@fop/kit/dev/infra";
 import { createLogger } from "@fop/kit/logger";
 import { loadServiceConfig, type RunningService, type ServiceModule, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";

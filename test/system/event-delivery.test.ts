@@ -6,9 +6,9 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { startNatsServer } from "@fop/kit/dev/infra";
 import { connectNats } from "@fop/kit/events/nats";
 import { Outbox, outboxRelay } from "@fop/kit/events/outbox";
-import { startNatsServer } from "@fop/kit/infra";
 import { createLogger } from "@fop/kit/logger";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";

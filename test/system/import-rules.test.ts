@@ -5,7 +5,7 @@
  * gateway/src/...) with the project's Biome configuration, never into the tree.
  *   1. services/<svc>/src/domain/** imports no transport, database, events, NATS or wire types
  *      (@fop/proto, @bufbuild, @connectrpc, fastify, pg, @nats-io, @mikro-orm, the kit's rpc/db/events,
- *      a sibling rpc/ db/ events/ usecases/ folder);
+ *      the contracts' clients of other services, a sibling rpc/ db/ events/ usecases/ folder);
  *   2. no service and not the gateway imports another service's package (@fop/<service>).
  */
 import { execFileSync } from "node:child_process";
@@ -72,6 +72,7 @@ describe("import rules", () => {
     "@fop/kit/db/sql",
     "@fop/kit/events/outbox",
     "@fop/kit/rpc/server",
+    "@fop/contracts/clients/facilities",
     "../rpc/routes.ts",
     "../db/orm.ts",
     "../usecases/pickjobs.ts",

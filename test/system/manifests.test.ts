@@ -37,10 +37,11 @@ import path from "node:path";
 import { auditService } from "@fop/audit";
 import { carriersService } from "@fop/carriers";
 import { catalogService } from "@fop/catalog";
+import { SERVICE_PORTS, type ServiceName } from "@fop/contracts/service-ports";
 import { gatewayConfig } from "@fop/gateway";
 import type { ConfigSchema } from "@fop/kit/config";
 import { createMetrics, METRICS } from "@fop/kit/metrics";
-import { baseServiceConfig, SERVICE_PORTS, type ServiceName } from "@fop/kit/service";
+import { baseServiceConfig } from "@fop/kit/service";
 import { loadUnitsService } from "@fop/loadunits";
 import { notificationsService } from "@fop/notifications";
 import { pickingService } from "@fop/picking";
@@ -539,7 +540,7 @@ const SERVICE_MODULES = {
   returns: returnsService,
   audit: auditService,
   notifications: notificationsService,
-} satisfies Record<ServiceName, { config: ConfigSchema }>;
+} satisfies Record<ServiceName, { config: ConfigSchema; ports: unknown }>;
 
 /** The environment schema of the process a workload runs, and where it is declared. */
 function configSchemaOf(p: Workload["process"]): { schema: ConfigSchema; what: string } | string | undefined {
@@ -549,7 +550,7 @@ function configSchemaOf(p: Workload["process"]): { schema: ConfigSchema; what: s
     return `services/${p.service}: no ServiceModule known to this test (add it to SERVICE_MODULES)`;
   const name = p.service as ServiceName;
   return {
-    schema: { ...baseServiceConfig(name), ...SERVICE_MODULES[name].config },
+    schema: { ...baseServiceConfig(SERVICE_MODULES[name].ports), ...SERVICE_MODULES[name].config },
     what: `baseServiceConfig + the ${name} module's config`,
   };
 }

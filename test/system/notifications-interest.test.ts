@@ -7,8 +7,8 @@
  * made through the first from its broadcast (the periodic refresh is an hour away in this system).
  */
 import { randomBytes } from "node:crypto";
-import type { Worker } from "@fop/kit/service";
 import { startTestService } from "@fop/kit/testing/service";
+import type { Worker } from "@fop/kit/worker";
 import { notificationsService } from "@fop/notifications";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

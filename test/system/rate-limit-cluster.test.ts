@@ -11,7 +11,7 @@
  */
 import http from "node:http";
 import { type EndpointsProxy, startEndpointsProxy } from "@fop/kit/dev/endpoints-proxy";
-import { freePort } from "@fop/kit/infra";
+import { freePort } from "@fop/kit/dev/infra";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parsePrometheusText } from "../support/prometheus.ts";
 import { eventually, type System, startSystem } from "../support/system.ts";

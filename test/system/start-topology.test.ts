@@ -22,7 +22,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { freePort } from "@fop/kit/infra";
+import { freePort } from "@fop/kit/dev/infra";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";

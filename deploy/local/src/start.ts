@@ -9,7 +9,7 @@
  * The production topology on this machine (README "Run the production topology locally"), the
  * same code and configuration variables as in Kubernetes:
  *  --replicas N    N gateways and N replicas of every service, each set behind balancers on the
- *                  ports one process has without the flag (PORT; SERVICE_PORTS' rpc and admin, as
+ *                  ports one process has without the flag (PORT; each module's `ports`, as
  *                  a Service has both): TCP proxies (@fop/kit/dev/endpoints-proxy) that, like
  *                  kube-proxy, send each *connection* to the next ready replica, round robin. Each
  *                  replica listens on free ports of its own (its admin port is the pod's, where
@@ -45,8 +45,7 @@ import {
   infraConfig,
   portFree,
   startNatsCluster,
-} from "@fop/kit/infra";
-import { SERVICE_PORTS } from "@fop/kit/service";
+} from "@fop/kit/dev/infra";
 import { startMailCapture } from "@fop/notifications/dev/mail-capture";
 import { setupDatabase } from "./db-setup.ts";
 import { GATEWAY_MAIN, REPO_ROOT, SERVICES } from "./services.ts";
@@ -298,7 +297,7 @@ try {
   // (the gateway, a service calling another) is given in <NAME>_URL, as the manifests do.
   const fronts = new Map<string, { rpc: number; admin: number }>();
   for (const { module } of SERVICES) {
-    const known = SERVICE_PORTS[module.name];
+    const known = module.ports;
     fronts.set(module.name, { rpc: await knownPort(known.rpc), admin: await knownPort(known.admin) });
   }
   const serviceUrls = Object.fromEntries(

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { type EndpointsProxy, startEndpointsProxy } from "@fop/kit/dev/endpoints-proxy";
-import { freePort } from "@fop/kit/infra";
+import { freePort } from "@fop/kit/dev/infra";
 import { createLogger } from "@fop/kit/logger";
 import type {} from "@fop/kit/testing/db";
 import { afterEach, describe, expect, inject, it } from "vitest";

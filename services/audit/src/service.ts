@@ -1,4 +1,5 @@
 /** The audit service as the kit runs it: RPC reads, the audit-records consumer, the retention sweep. */
+import { SERVICE_PORTS } from "@fop/contracts/service-ports";
 import { env } from "@fop/kit/config";
 import type { ServiceModule } from "@fop/kit/service";
 import { periodic } from "@fop/kit/worker";
@@ -18,6 +19,7 @@ const config = {
 
 export const auditService: ServiceModule<AuditDeps, typeof config> = {
   name: "audit",
+  ports: SERVICE_PORTS.audit,
   schema: SCHEMA,
   migrations,
   config,

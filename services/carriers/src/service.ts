@@ -1,6 +1,7 @@
 /** The carriers service as the kit runs it: RPC and the outbox relay; no consumers. */
 
 import { randomBytes } from "node:crypto";
+import { SERVICE_PORTS } from "@fop/contracts/service-ports";
 import { env } from "@fop/kit/config";
 import type { ServiceModule } from "@fop/kit/service";
 import { migrations, SCHEMA } from "./db/orm.ts";
@@ -16,6 +17,7 @@ const config = {
 
 export const carriersService: ServiceModule<CarriersDeps, typeof config> = {
   name: "carriers",
+  ports: SERVICE_PORTS.carriers,
   schema: SCHEMA,
   migrations,
   config,

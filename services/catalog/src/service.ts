@@ -1,4 +1,5 @@
 /** The catalog service as the kit runs it. */
+import { SERVICE_PORTS } from "@fop/contracts/service-ports";
 import { env } from "@fop/kit/config";
 import type { ServiceModule } from "@fop/kit/service";
 import { migrations, SCHEMA } from "./db/orm.ts";
@@ -24,6 +25,7 @@ const config = {
 
 export const catalogService: ServiceModule<CatalogDeps, typeof config> = {
   name: "catalog",
+  ports: SERVICE_PORTS.catalog,
   schema: SCHEMA,
   migrations,
   config,

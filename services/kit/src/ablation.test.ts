@@ -59,7 +59,7 @@ describe("FOP_ABLATE (benchmarks only)", () => {
   });
 
   it("a service refuses to start with FOP_ABLATE and no FOP_BENCH, before it opens anything", async () => {
-    const mod = { name: "catalog", config: {} } as const;
+    const mod = { name: "catalog", ports: { rpc: 0, admin: 0 }, config: {} } as const;
     const config = loadServiceConfig(mod, {
       DATABASE_URL: "postgres://nobody@127.0.0.1:1/none",
       RPC_AUTH_KEY: "k".repeat(32),

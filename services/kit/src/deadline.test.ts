@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDatabase, dropDatabase } from "./db/admin.ts";
 import { createSqlPool, query, type SqlPool } from "./db/sql.ts";
 import { inTransaction } from "./db/tx.ts";
 import { checkDeadline, outgoingDeadline, runInCall, serverDeadline } from "./deadline.ts";
+import { createDatabase, dropDatabase } from "./testing/db.ts";
 
 const code = async (p: Promise<unknown>) =>
   p.then(

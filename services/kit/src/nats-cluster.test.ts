@@ -8,7 +8,7 @@ import path from "node:path";
 import { jetstream, jetstreamManager, StorageType } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, type NatsCluster, portFree, startNatsCluster } from "./infra.ts";
+import { freePort, type NatsCluster, portFree, startNatsCluster } from "./dev/infra.ts";
 
 let dir: string;
 let cluster: NatsCluster;

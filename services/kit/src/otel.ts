@@ -310,7 +310,7 @@ const recordGetter: TextMapGetter<Record<string, string | string[] | undefined>>
 export function extractTraceContext(
   carrier: Headers | Record<string, string | string[] | undefined>,
 ): Context {
-  // By shape, not class: the RPC fast path's headers (connect-h2 CallHeaders) are no Fetch Headers.
+  // By shape, not class: the RPC fast path's headers (connect-h2-wire.ts CallHeaders) are no Fetch Headers.
   return typeof (carrier as Headers).get === "function"
     ? propagation.extract(ROOT_CONTEXT, carrier as Headers, headersGetter)
     : propagation.extract(ROOT_CONTEXT, carrier, recordGetter);

@@ -32,6 +32,7 @@ const ctx = {
 /** A catalog whose GetCategory takes as many ms as its id says. */
 const slowCatalog: ServiceModule<object> = {
   name: "catalog",
+  ports: { rpc: 0, admin: 0 },
   schema: SCHEMA,
   entities: [],
   migrations: kitEventMigrations,

@@ -7,6 +7,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { EntitySchema, MigrationObject } from "@mikro-orm/postgresql";
 import type { FastifyInstance } from "fastify";
 import { ablatedLayers, ablationConfig, ablationWarning } from "./ablation.ts";
+import { buildAdminServer } from "./admin.ts";
 import { type ConfigOf, type ConfigSchema, env, loadConfig } from "./config.ts";
 import { initOrm, migrate } from "./db/orm.ts";
 import { createSqlPool, type SqlPool } from "./db/sql.ts";
@@ -24,27 +25,24 @@ import {
   rpcKeys,
   rpcTokenVerifier,
 } from "./rpc/auth.ts";
-import { buildAdminServer, buildRpcServer, type RpcServer } from "./rpc/server.ts";
+import { buildRpcServer, type RpcServer } from "./rpc/server.ts";
 import { type CursorCodec, cursorCodec } from "./search/cursor.ts";
+import type { Worker } from "./worker.ts";
 
-/** Default ports of each service (RPC h2c, admin HTTP/1.1); the gateway's <NAME>_URL defaults match. */
-export const SERVICE_PORTS = {
-  catalog: { rpc: 7101, admin: 7201 },
-  picking: { rpc: 7102, admin: 7202 },
-  loadunits: { rpc: 7103, admin: 7203 },
-  carriers: { rpc: 7104, admin: 7204 },
-  returns: { rpc: 7105, admin: 7205 },
-  audit: { rpc: 7106, admin: 7206 },
-  notifications: { rpc: 7107, admin: 7207 },
-} as const;
-export type ServiceName = keyof typeof SERVICE_PORTS;
+/** Where a service listens by default (its PORT and ADMIN_PORT defaults). */
+export interface ServicePorts {
+  /** Connect RPC (h2c). */
+  rpc: number;
+  /** Health, metrics and dead letters (HTTP/1.1). */
+  admin: number;
+}
 
 /** Environment every service reads. */
-export const baseServiceConfig = (name: ServiceName) => ({
+export const baseServiceConfig = (ports: ServicePorts) => ({
   DATABASE_URL: env.url("Postgres URL of this service's own role (its schema's owner)"),
   HOST: env.string("interface to listen on", "127.0.0.1"),
-  PORT: env.int("Connect RPC port (h2c)", SERVICE_PORTS[name].rpc, 0, 65535),
-  ADMIN_PORT: env.int("health/metrics port (HTTP/1.1)", SERVICE_PORTS[name].admin, 0, 65535),
+  PORT: env.int("Connect RPC port (h2c)", ports.rpc, 0, 65535),
+  ADMIN_PORT: env.int("health/metrics port (HTTP/1.1)", ports.admin, 0, 65535),
   LOG_LEVEL: env.oneOf(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "log level", "info"),
   DB_POOL_MAX: env.int("database connections per process", 10, 1, 200),
   MIGRATE_ON_START: env.bool("apply pending migrations before serving", false),
@@ -104,15 +102,11 @@ export interface ServiceBase {
   newId: () => string;
 }
 
-/** A long-running background task (outbox relay, event consumer) tied to the service's life. */
-export interface Worker {
-  name: string;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
-
 export interface ServiceModule<D, S extends ConfigSchema = ConfigSchema> {
-  name: ServiceName;
+  /** The service's name: its logs, metrics, RPC identity and database application name. */
+  name: string;
+  /** Its default ports (the platform's: @fop/contracts/service-ports). */
+  ports: ServicePorts;
   /** The Postgres schema the service owns. */
   schema: string;
   /**
@@ -148,10 +142,10 @@ export interface RunningService<D> {
  * defaults to the process's environment ({@link loadConfig}).
  */
 export function loadServiceConfig<S extends ConfigSchema>(
-  mod: Pick<ServiceModule<unknown, S>, "name" | "config">,
+  mod: Pick<ServiceModule<unknown, S>, "ports" | "config">,
   source?: Record<string, string | undefined>,
 ): BaseServiceConfig & ConfigOf<S> {
-  return loadConfig({ ...baseServiceConfig(mod.name), ...mod.config }, source) as BaseServiceConfig &
+  return loadConfig({ ...baseServiceConfig(mod.ports), ...mod.config }, source) as BaseServiceConfig &
     ConfigOf<S>;
 }
 
@@ -180,11 +174,11 @@ export async function migrateService(
  * configuration error. Deployments migrate through deploy/local/src/db-setup.ts instead.
  */
 export async function runMigrate(
-  mod: Pick<ServiceModule<unknown>, "name" | "schema" | "entities" | "migrations">,
+  mod: Pick<ServiceModule<unknown>, "name" | "ports" | "schema" | "entities" | "migrations">,
 ): Promise<void> {
   let databaseUrl: string;
   try {
-    ({ DATABASE_URL: databaseUrl } = loadConfig({ DATABASE_URL: baseServiceConfig(mod.name).DATABASE_URL }));
+    ({ DATABASE_URL: databaseUrl } = loadConfig({ DATABASE_URL: baseServiceConfig(mod.ports).DATABASE_URL }));
   } catch (err) {
     console.error(`${mod.name} migrate: ${(err as Error).message}`);
     process.exit(2);
@@ -203,7 +197,7 @@ const READY_TIMEOUT_MS = 2_000;
  * Its close() drains, in this order, so that nothing in flight is lost:
  * 1. unready at once: /readyz answers 503 and Health/Check NOT_SERVING;
  * 2. the RPC server stops listening and sends GOAWAY: running calls finish (up to
- *    RPC_SHUTDOWN_GRACE_MS), new ones go to another connection (rpc/server.ts, rpc/connect-h2.ts);
+ *    RPC_SHUTDOWN_GRACE_MS), new ones go to another connection (rpc/server.ts, rpc/connect-h2-transport.ts);
  * 3. the workers stop, last started first: consumers finish the messages they hold (acknowledged, or
  *    left for redelivery), the outbox relay publishes what the last calls wrote;
  * 4. the admin listener, NATS (drained) and the database pool close.

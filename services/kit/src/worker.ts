@@ -1,5 +1,13 @@
+/** Background work a service runs beside its RPC server: the {@link Worker} contract and a periodic one. */
 import type { Logger } from "./logger.ts";
-import type { Worker } from "./service.ts";
+
+/** A long-running background task (outbox relay, event consumer) tied to the service's life
+ * (service.ts starts the module's workers after listen and stops them, last started first, on close). */
+export interface Worker {
+  name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
 
 /** A worker that runs `task` every `everyMs` (first run at start); errors are logged, not fatal. */
 export function periodic(name: string, everyMs: number, logger: Logger, task: () => Promise<void>): Worker {

@@ -2,9 +2,11 @@
  * The loadunits service as the kit runs it: RPC, the pick job projection's consumer; it asks picking
  * for pick jobs its projection has not seen and the catalog whether a stack's facilities exist.
  */
+
 import { Code, ConnectError } from "@connectrpc/connect";
+import { catalogFacilities, facilitiesConfig } from "@fop/contracts/clients/facilities";
+import { SERVICE_PORTS } from "@fop/contracts/service-ports";
 import { env } from "@fop/kit/config";
-import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
 import type { RpcCredentials } from "@fop/kit/rpc/auth";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { ServiceModule } from "@fop/kit/service";
@@ -48,6 +50,7 @@ export function pickingPickJobs(pickingUrl: string, credentials: RpcCredentials)
 
 export const loadUnitsService: ServiceModule<LoadUnitsDeps, typeof config> = {
   name: "loadunits",
+  ports: SERVICE_PORTS.loadunits,
   schema: SCHEMA,
   migrations,
   config,

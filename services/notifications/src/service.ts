@@ -3,10 +3,12 @@
  * event types each tenant wants), the dispatch consumer (every event -> notifications and
  * deliveries) and the delivery worker (webhooks and e-mails).
  */
+
 import { randomBytes } from "node:crypto";
+import { catalogFacilities, facilitiesConfig } from "@fop/contracts/clients/facilities";
+import { SERVICE_PORTS } from "@fop/contracts/service-ports";
 import { env } from "@fop/kit/config";
 import { eventConsumer } from "@fop/kit/events/consumer";
-import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
 import { parseSealKey, sealer } from "@fop/kit/seal";
 import type { ServiceModule } from "@fop/kit/service";
 import { migrations, SCHEMA } from "./db/orm.ts";
@@ -79,6 +81,7 @@ export const notificationsService: ServiceModule<
   typeof config
 > = {
   name: "notifications",
+  ports: SERVICE_PORTS.notifications,
   schema: SCHEMA,
   migrations,
   config,

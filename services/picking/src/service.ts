@@ -1,7 +1,9 @@
 /** The picking service as the kit runs it. */
+
 import { availableParallelism } from "node:os";
+import { catalogFacilities, facilitiesConfig } from "@fop/contracts/clients/facilities";
+import { SERVICE_PORTS } from "@fop/contracts/service-ports";
 import { env } from "@fop/kit/config";
-import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
 import { newShortId } from "@fop/kit/ids";
 import type { ServiceModule } from "@fop/kit/service";
 import { migrations, SCHEMA } from "./db/orm.ts";
@@ -36,6 +38,7 @@ const config = {
 
 export const pickingService: ServiceModule<PickingDeps, typeof config> = {
   name: "picking",
+  ports: SERVICE_PORTS.picking,
   schema: SCHEMA,
   migrations,
   config,

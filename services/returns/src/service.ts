@@ -1,6 +1,8 @@
 /** The returns service as the kit runs it: RPC and the outbox relay; no consumers yet. */
-import { carrierRegistry, carriersConfig } from "@fop/kit/carriers";
-import { catalogFacilities, facilitiesConfig } from "@fop/kit/facilities";
+
+import { carrierRegistry, carriersConfig } from "@fop/contracts/clients/carriers";
+import { catalogFacilities, facilitiesConfig } from "@fop/contracts/clients/facilities";
+import { SERVICE_PORTS } from "@fop/contracts/service-ports";
 import { newShortId } from "@fop/kit/ids";
 import type { ServiceModule } from "@fop/kit/service";
 import { migrations, SCHEMA } from "./db/orm.ts";
@@ -11,6 +13,7 @@ const config = { ...facilitiesConfig, ...carriersConfig };
 
 export const returnsService: ServiceModule<ReturnsDeps, typeof config> = {
   name: "returns",
+  ports: SERVICE_PORTS.returns,
   schema: SCHEMA,
   migrations,
   config,

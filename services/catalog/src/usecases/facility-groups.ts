@@ -3,6 +3,7 @@
  * per-facility group counts are then exact under concurrent writes), then the group row; the
  * versionless actions rely on that lock alone, so two concurrent ones both land.
  */
+import { facilityNotFound } from "@fop/contracts/clients/facilities";
 import type { FacilityGroupListFilters } from "@fop/contracts/facilities";
 import type { RequestContext } from "@fop/kit/context";
 import type { Db } from "@fop/kit/db/sql";
@@ -70,13 +71,7 @@ async function lockFacilityRefs(
   const existing = await lockFacilities(tx, ctx.tenant, [...new Set(refs.filter(isUuid))].sort());
   return () => {
     const i = refs.findIndex((r) => !existing.has(r));
-    if (i >= 0) {
-      throw invalid(
-        "FACILITY_NOT_FOUND",
-        `${field.slice(1)}/${i}: no facility with id ${JSON.stringify(refs[i])} exists.`,
-        `${field}/${i}`,
-      );
-    }
+    if (i >= 0) throw facilityNotFound(field, i, refs[i]);
   };
 }
 

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { createDatabase, dropDatabase, ensureServiceSchema } from "./admin.ts";
+import { createDatabase, dropDatabase } from "../testing/db.ts";
+import { ensureServiceSchema } from "./admin.ts";
 import { serviceRole } from "./orm.ts";
 
 const adminUrl = inject("adminUrl");

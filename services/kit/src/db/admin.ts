@@ -1,17 +1,21 @@
 /**
- * Database administration the launcher and the tests do with an admin connection before services
- * start: per-service role and schema, shared extensions, throw-away test databases.
+ * What a service's database needs before the service starts, done with an admin connection: the
+ * service's own role and the schema it owns, and the shared extensions. The db-setup Job
+ * (deploy/local/src/db-setup.ts: Kubernetes and the launcher) and the tests' databases
+ * (testing/db.ts) set every service up with it.
  */
 import pg from "pg";
 import { serviceRole } from "./orm.ts";
 
 const IDENT = /^[a-z][a-z0-9_]{0,40}$/;
-const ident = (s: string) => {
+/** `s` as a quoted SQL identifier; fails unless it is a plain lowercase name (no injection). */
+export const ident = (s: string) => {
   if (!IDENT.test(s)) throw new Error(`not a safe identifier: ${s}`);
   return `"${s}"`;
 };
 
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `fn` on a connection of its own to `url`, closed afterwards. */
+export async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -44,17 +48,4 @@ export async function ensureServiceSchema(adminUrl: string, service: string): Pr
     await c.query("create extension if not exists btree_gin with schema public").catch(ignoreDuplicate);
     await c.query("create extension if not exists pg_trgm with schema public").catch(ignoreDuplicate);
   });
-}
-
-/** Creates a fresh database (tests: one per test file) and returns its URL. */
-export async function createDatabase(adminUrl: string, name: string): Promise<string> {
-  await withClient(adminUrl, (c) => c.query(`create database ${ident(name)}`));
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-/** Drops a database created by {@link createDatabase}, disconnecting its sessions. */
-export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  await withClient(adminUrl, (c) => c.query(`drop database if exists ${ident(name)} with (force)`));
 }

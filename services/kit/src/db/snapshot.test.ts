@@ -1,7 +1,7 @@
 /** readSnapshot: statements that must agree (a page and its total) see one snapshot. */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createDatabase, dropDatabase } from "./admin.ts";
+import { createDatabase, dropDatabase } from "../testing/db.ts";
 import { createSqlPool, type Db, type SqlPool } from "./sql.ts";
 import { inTransaction, readSnapshot } from "./tx.ts";
 

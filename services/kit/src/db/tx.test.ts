@@ -5,8 +5,8 @@
  */
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
+import { freePort } from "../dev/infra.ts";
 import { isAppError } from "../errors.ts";
-import { freePort } from "../infra.ts";
 import { createSqlPool } from "./sql.ts";
 import { inTransaction, readSnapshot, translateDbError } from "./tx.ts";
 

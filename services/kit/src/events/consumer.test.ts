@@ -150,6 +150,7 @@ describe("replaying dead letters: POST /dead-letters/replay on the admin port", 
   /** A service whose two consumers give up at the first failure; their effects: rows per event id. */
   const mod: ServiceModule<object> = {
     name: "audit",
+    ports: { rpc: 0, admin: 0 },
     schema: SCHEMA,
     entities: [],
     migrations: kitEventMigrations,

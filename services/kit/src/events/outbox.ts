@@ -36,7 +36,7 @@ import {
   tracer,
 } from "../otel.ts";
 import { SqlBuilder } from "../search/sql-builder.ts";
-import type { Worker } from "../service.ts";
+import type { Worker } from "../worker.ts";
 import { buildEnvelope, type DomainEvent, encodeEnvelope } from "./envelope.ts";
 import { type Nats, subjectFor, TENANT_HEADER, tenantHeaderValue } from "./nats.ts";
 

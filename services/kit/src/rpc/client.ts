@@ -6,7 +6,8 @@ import { contextToHeaders, type RequestContext } from "../context.ts";
 import { DEADLINE_HEADER, outgoingDeadline } from "../deadline.ts";
 import { injectTraceHeaders, otelContext, otelTrace, SpanKind, SpanStatusCode, tracer } from "../otel.ts";
 import { bearerInterceptor, type RpcCredentials } from "./auth.ts";
-import { createH2Transport, createHttp1Transport, type RpcCodec } from "./connect-h2.ts";
+import { createH2Transport, createHttp1Transport } from "./connect-h2-transport.ts";
+import type { RpcCodec } from "./connect-h2-wire.ts";
 
 /** Client span per call; its context travels as traceparent. */
 const clientTraceInterceptor: Interceptor = (next) => async (req) => {
@@ -46,7 +47,7 @@ const deadlineInterceptor: Interceptor = (next) => async (req) => {
 export interface RpcClientOptions {
   /** Default deadline per call. */
   timeoutMs?: number;
-  /** How long a call the service never received is tried again (connect-h2.ts; default 10000). */
+  /** How long a call the service never received is tried again (connect-h2-transport.ts; default 10000). */
   reconnectWindowMs?: number;
   /** Benchmarks only ({@link ablatedWire}): "1.1" calls over keep-alive HTTP/1.1 instead of HTTP/2. */
   httpVersion?: "2" | "1.1";
@@ -67,7 +68,7 @@ export function ablatedWire(ablation: Ablation): Pick<RpcClientOptions, "httpVer
 
 /**
  * A typed Connect client for `service` at `baseUrl`: unary Connect calls, binary protobuf,
- * uncompressed, over one HTTP/2 (h2c) session (connect-h2.ts), with the caller's bearer token
+ * uncompressed, over one HTTP/2 (h2c) session (connect-h2-transport.ts), with the caller's bearer token
  * (`credentials`, auth.ts), client spans, trace propagation and the absolute deadline header. No compression between services: on a cluster
  * network the CPU it costs is worth more than the bytes it saves. A call that fails before any
  * response is sent again when that is safe: the service never received it (no connection, or a

@@ -18,7 +18,8 @@ import { AppError } from "../errors.ts";
 import { testCredentials, testRuntime } from "../testing/rpc.ts";
 import { bearerInterceptor } from "./auth.ts";
 import { callOptions, createRpcClient } from "./client.ts";
-import { CallHeaders, recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
+import { recordUnaryRoutes, unaryFastPath } from "./connect-h2-server.ts";
+import { CallHeaders } from "./connect-h2-wire.ts";
 import { buildRpcServer, type RpcServer, requestContext, rpcPort } from "./server.ts";
 
 const ctx = {

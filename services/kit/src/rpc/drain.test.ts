@@ -14,7 +14,7 @@ import { checkDeadline } from "../deadline.ts";
 import { testCredentials, testRuntime } from "../testing/rpc.ts";
 import { bearerInterceptor } from "./auth.ts";
 import { callOptions, createRpcClient, createStreamingRpcClient } from "./client.ts";
-import { recordUnaryRoutes, unaryFastPath } from "./connect-h2.ts";
+import { recordUnaryRoutes, unaryFastPath } from "./connect-h2-server.ts";
 import { buildRpcServer, type RpcServer, rpcPort } from "./server.ts";
 
 const ctx = {

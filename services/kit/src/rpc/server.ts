@@ -1,9 +1,9 @@
 /**
- * A service's two listeners: Connect RPC (Connect, gRPC and gRPC-web protocols) on an h2c port, and
- * /healthz, /readyz, /metrics on a plain HTTP/1.1 admin port (what Kubernetes httpGet probes speak).
+ * A service's RPC listener: Connect RPC (Connect, gRPC and gRPC-web protocols) on an h2c port. Its
+ * other listener, /healthz, /readyz, /metrics and the dead letters on a plain HTTP/1.1 admin port
+ * (what Kubernetes httpGet probes speak), is ../admin.ts.
  */
 
-import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import http2 from "node:http2";
 import net, { type AddressInfo } from "node:net";
@@ -16,12 +16,10 @@ import {
 } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
-import { type FastifyInstance, type FastifyReply, type FastifyRequest, fastify } from "fastify";
 import { type RequestContext, requestContextKey } from "../context.ts";
 import { translateDbError } from "../db/tx.ts";
 import { DEADLINE_HEADER, deadlineExceeded, runInCall, serverDeadline } from "../deadline.ts";
 import { AppError, isAppError } from "../errors.ts";
-import { type EventConsumer, REPLAY_LIMIT } from "../events/consumer.ts";
 import type { Logger } from "../logger.ts";
 import { histogram, METRICS, type Metrics } from "../metrics.ts";
 import {
@@ -39,7 +37,7 @@ import {
   type RpcServerResponse,
   recordUnaryRoutes,
   unaryFastPath,
-} from "./connect-h2.ts";
+} from "./connect-h2-server.ts";
 import { grpcStatusName, toConnectError } from "./errors.ts";
 import { REFLECTION_SERVICES, registerReflection } from "./reflection.ts";
 
@@ -192,7 +190,7 @@ function contextInterceptor(verify: RpcTokenVerifier): Interceptor {
 /**
  * BENCHMARKS ONLY (FOP_ABLATE, ../ablation.ts): `http1` - the RPC port also accepts HTTP/1.1 (a
  * connection is HTTP/2 when it opens with the HTTP/2 preface, else HTTP/1.1), for a gateway that
- * calls over HTTP/1.1; `json` - unary Connect JSON calls take the fast path too (connect-h2.ts).
+ * calls over HTTP/1.1; `json` - unary Connect JSON calls take the fast path too (connect-h2-server.ts).
  */
 export interface RpcServerOptions {
   http1?: boolean;
@@ -202,7 +200,7 @@ export interface RpcServerOptions {
 /**
  * Builds (does not listen) the h2c RPC server with the kit's interceptors, the health service and
  * gRPC server reflection of everything it serves (reflection.ts). Unary Connect calls with a binary
- * body take connect-h2.ts's fast path; every other request (gRPC, gRPC-web, Connect JSON or GET,
+ * body take connect-h2-server.ts's fast path; every other request (gRPC, gRPC-web, Connect JSON or GET,
  * compressed, streaming, so reflection's bidi streams too) connect-node's full handler, with the
  * same routes and interceptors.
  */
@@ -299,7 +297,7 @@ export async function buildRpcServer(
         }, RPC_SHUTDOWN_GRACE_MS);
         grace.unref();
         // No new connections: a client's next connection goes to another replica (or waits for
-        // this one's successor, see connect-h2.ts).
+        // this one's successor, see connect-h2-transport.ts).
         server.close(() => {
           clearTimeout(grace);
           resolve();
@@ -366,143 +364,3 @@ const RPC_SHUTDOWN_GRACE_MS = 10_000;
 
 /** The port an RPC server listens on. */
 export const rpcPort = (rpc: RpcServer): number => (rpc.server.address() as AddressInfo).port;
-
-/** Whether a socket's peer is this host (IPv4, IPv6 or IPv4-mapped loopback). */
-export const isLoopback = (address: string | undefined): boolean =>
-  !!address && (address === "::1" || /^(::ffff:)?127\./.test(address));
-
-/** The body of POST /dead-letters/replay. */
-export interface ReplayRequest {
-  consumer: string;
-  /** Dead letter ids (`id` in GET /dead-letters); without, the consumer's oldest REPLAY_LIMIT. */
-  ids?: string[];
-}
-
-/** `body` (the raw text) as a {@link ReplayRequest}, or what is wrong with it. */
-export function parseReplayRequest(body: unknown): ReplayRequest | string {
-  let value: unknown;
-  try {
-    value = typeof body === "string" && body.trim() ? JSON.parse(body) : undefined;
-  } catch {
-    return "The body is not JSON.";
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return "The body is not a JSON object.";
-  // A misspelt field must not turn "these ids" into "all of them".
-  const unknown = Object.keys(value).filter((k) => k !== "consumer" && k !== "ids");
-  if (unknown.length) return `Unknown fields: ${unknown.join(", ")}.`;
-  const { consumer, ids } = value as { consumer?: unknown; ids?: unknown };
-  if (typeof consumer !== "string" || !consumer) return "consumer must be a consumer's name.";
-  if (ids === undefined) return { consumer };
-  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === "string" && id))
-    return "ids, when given, must be a non-empty list of dead letter ids (leave it out to replay all).";
-  if (ids.length > REPLAY_LIMIT) return `ids names at most ${REPLAY_LIMIT} dead letters per call.`;
-  return { consumer, ids };
-}
-
-/** An event consumer as the admin server sees it. */
-export type DeadLetterReplayer = Pick<EventConsumer, "name" | "replayDeadLetters">;
-
-const problem = (summary: string, description: string, code: string) => [{ summary, description, code }];
-
-/**
- * Builds the HTTP/1.1 admin server: /healthz (process up), /readyz (dependencies up), /metrics and,
- * when given, GET /dead-letters (events the service's consumers gave up on, newest first) and, with
- * `consumers`, POST /dead-letters/replay (re-applies a consumer's dead letters, see
- * {@link ReplayRequest}; answers the consumer's ReplayReport). Probes and metrics are open (the kubelet
- * and Prometheus call them); dead letters carry event payloads and a replay changes data, so both
- * are served only to a caller sending `Authorization: Bearer <adminToken>`. Without `adminToken`
- * they are refused to everyone (fail closed: behind a sidecar proxy every caller is loopback),
- * unless `loopbackTrust` is set, which only a developer's machine does (`npm start`, the tests):
- * then a caller on this host is trusted.
- */
-export function buildAdminServer(
-  rt: Pick<ServiceRuntime, "ready" | "metrics">,
-  deadLetters?: () => Promise<unknown[]>,
-  opts: {
-    adminToken?: string | undefined;
-    loopbackTrust?: boolean;
-    consumers?: readonly DeadLetterReplayer[];
-  } = {},
-): FastifyInstance {
-  const app = fastify({ logger: false });
-  // Errors in the platform's shape too; a failure during a replay (Postgres gone) leaves the row
-  // being replayed as it was, so the call can simply be repeated.
-  app.setErrorHandler((err: { statusCode?: number; message?: string }, _req, reply) => {
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    return reply
-      .code(status)
-      .send(
-        status === 500
-          ? problem("Internal error.", "The call failed; what it did so far is kept. Repeat it.", "INTERNAL")
-          : problem("Malformed request.", err.message ?? "", "INVALID_REQUEST"),
-      );
-  });
-  app.get("/healthz", async () => ({ status: "ok" }));
-  app.get("/readyz", async (_req, reply) => {
-    const ok = await rt.ready().catch(() => false);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : "not ready" });
-  });
-  app.get("/metrics", async (_req, reply) =>
-    reply.type(rt.metrics.registry.contentType).send(await rt.metrics.registry.metrics()),
-  );
-  const expected = opts.adminToken ? Buffer.from(`Bearer ${opts.adminToken}`) : undefined;
-  const refusal = expected
-    ? "Send Authorization: Bearer <ADMIN_TOKEN>."
-    : opts.loopbackTrust
-      ? "They are served on the service's own host only (ADMIN_LOOPBACK_TRUST), or with ADMIN_TOKEN set."
-      : "ADMIN_TOKEN must be set for them to be served (then send Authorization: Bearer <ADMIN_TOKEN>); without it they are refused to every caller.";
-  /** Refuses (403) a caller that may not see dead letters; runs before the body is read. */
-  const adminOnly = async (req: FastifyRequest, reply: FastifyReply) => {
-    const sent = Buffer.from(req.headers.authorization ?? "");
-    const allowed = expected
-      ? sent.length === expected.length && timingSafeEqual(sent, expected)
-      : opts.loopbackTrust === true && isLoopback(req.socket.remoteAddress);
-    if (allowed) return;
-    return reply
-      .code(403)
-      .send(problem("Dead letters are not served to this caller.", refusal, "ADMIN_ONLY"));
-  };
-  if (deadLetters) {
-    app.get("/dead-letters", { onRequest: adminOnly }, async () => ({ deadLetters: await deadLetters() }));
-  }
-  const consumers = opts.consumers;
-  if (consumers) {
-    app.register(async (scope) => {
-      // Any content type (curl -d sends a form's): the body is read as text and must be JSON.
-      scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser("*", { parseAs: "string", bodyLimit: 256 * 1024 }, (_req, body, done) =>
-        done(null, body),
-      );
-      scope.post("/dead-letters/replay", { onRequest: adminOnly }, async (req, reply) => {
-        const request = parseReplayRequest(req.body);
-        if (typeof request === "string") {
-          return reply
-            .code(400)
-            .send(
-              problem(
-                "Malformed request.",
-                `${request} Send {"consumer": "<name>", "ids": ["<dead letter id>", ...]} (ids optional: all).`,
-                "INVALID_REQUEST",
-              ),
-            );
-        }
-        const consumer = consumers.find((c) => c.name === request.consumer);
-        if (!consumer) {
-          const names = consumers.map((c) => c.name);
-          return reply
-            .code(404)
-            .send(
-              problem(
-                "No such consumer.",
-                `This service has no consumer "${request.consumer}"; ${names.length ? `its consumers: ${names.join(", ")}` : "it has none"}.`,
-                "UNKNOWN_CONSUMER",
-              ),
-            );
-        }
-        return consumer.replayDeadLetters(request.ids);
-      });
-    });
-  }
-  return app;
-}

@@ -1,9 +1,9 @@
 /** runSearch's per-row cursors (GraphQL edges) against real Postgres, for an ASC and a DESC sort. */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDatabase, dropDatabase } from "../db/admin.ts";
 import { createSqlPool, type SqlPool } from "../db/sql.ts";
 import { newId } from "../ids.ts";
+import { createDatabase, dropDatabase } from "../testing/db.ts";
 import { cursorCodec } from "./cursor.ts";
 import { runSearch, type SearchParams, type SearchResource } from "./keyset.ts";
 

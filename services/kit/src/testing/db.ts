@@ -1,9 +1,22 @@
 /** A throw-away database per test file, with the roles and schemas the services need. */
 import { randomBytes } from "node:crypto";
-import { createDatabase, dropDatabase, ensureServiceSchema } from "../db/admin.ts";
+import { ensureServiceSchema, ident, withClient } from "../db/admin.ts";
 import { serviceDatabaseUrl } from "../db/orm.ts";
 import type { ServiceModule } from "../service.ts";
 import { migrateService } from "../service.ts";
+
+/** Creates a fresh database (tests: one per test file) and returns its URL. */
+export async function createDatabase(adminUrl: string, name: string): Promise<string> {
+  await withClient(adminUrl, (c) => c.query(`create database ${ident(name)}`));
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Drops a database created by {@link createDatabase}, disconnecting its sessions. */
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  await withClient(adminUrl, (c) => c.query(`drop database if exists ${ident(name)} with (force)`));
+}
 
 export interface TestDatabase {
   /** Admin URL of the new database. */

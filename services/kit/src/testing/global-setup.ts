@@ -5,7 +5,7 @@
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { loadConfig } from "../config.ts";
-import { findOrStartNats, findOrStartPostgres, infraConfig } from "../infra.ts";
+import { findOrStartNats, findOrStartPostgres, infraConfig } from "../dev/infra.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../../..");
 

@@ -1,7 +1,7 @@
+import type { Facilities } from "@fop/contracts/clients/facilities";
 import type { RequestContext } from "@fop/kit/context";
 import type { SqlPool } from "@fop/kit/db/sql";
 import type { Outbox } from "@fop/kit/events/outbox";
-import type { Facilities } from "@fop/kit/facilities";
 import type { PickJobRef } from "../db/rows.ts";
 
 /** Picking's answer for one pick job, asked only when the projection has not seen it (RPC). */

@@ -1,9 +1,9 @@
 /** Stack use cases. */
+import { requireFacilities } from "@fop/contracts/clients/facilities";
 import type { StackListFilters } from "@fop/contracts/loadunits";
 import { batchIds } from "@fop/kit/batch";
 import type { RequestContext } from "@fop/kit/context";
 import { invalid, notFound } from "@fop/kit/errors";
-import { requireFacilities } from "@fop/kit/facilities";
 import { isUuid } from "@fop/kit/ids";
 import { insertStackStatement, listStacks as listRows, loadStackJson, loadStacksJson } from "../db/rows.ts";
 import { createStack as create, requestedFacilityRefs } from "../domain/stack.ts";

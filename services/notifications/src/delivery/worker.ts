@@ -10,7 +10,7 @@ import type { SqlPool } from "@fop/kit/db/sql";
 import type { Logger } from "@fop/kit/logger";
 import { createCounter, type Metrics } from "@fop/kit/metrics";
 import type { Sealer } from "@fop/kit/seal";
-import type { Worker } from "@fop/kit/service";
+import type { Worker } from "@fop/kit/worker";
 import { claimDue, type DueDelivery, settleDelivery } from "../db/rows.ts";
 import { afterAttempt, type RetryPolicy } from "../domain/delivery.ts";
 import { secretBinding } from "../usecases/subscriptions.ts";

@@ -1,6 +1,6 @@
+import type { Facilities } from "@fop/contracts/clients/facilities";
 import type { SqlPool } from "@fop/kit/db/sql";
 import type { Outbox } from "@fop/kit/events/outbox";
-import type { Facilities } from "@fop/kit/facilities";
 import type { Sealer } from "@fop/kit/seal";
 import type { CursorCodec } from "@fop/kit/search/cursor";
 import type { RetryPolicy } from "../domain/delivery.ts";

@@ -37,7 +37,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@fop/kit/db/sql";
 import type { Logger } from "@fop/kit/logger";
 import { createCounter, type Metrics } from "@fop/kit/metrics";
-import type { Worker } from "@fop/kit/service";
+import type { Worker } from "@fop/kit/worker";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import { configuredChannels, subscribedKinds } from "../db/rows.ts";
 import { buildInterest, type Interest, wantedByAnyone, wants } from "../domain/interest.ts";

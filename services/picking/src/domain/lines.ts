@@ -21,7 +21,7 @@
  *   while closed), counting picked substitutes.
  */
 import { invalid, precondition } from "@fop/kit/errors";
-import { requireKnownShortPickReason, requireScans, rulesOf } from "./picking-config.ts";
+import { requireKnownShortPickReason, requireScans, rulesOf, shortPickReason } from "./picking-config.ts";
 import { checkPicked } from "./tolerance.ts";
 import type {
   ActionContext,
@@ -31,12 +31,6 @@ import type {
   PickLineItemStatus,
   SubstituteLineItem,
 } from "./types.ts";
-
-/** `reason` of a short-pick reason: the en_US text, else the first one. */
-export function shortPickReason(reasonLocalized: Record<string, string>) {
-  const reason = reasonLocalized.en_US ?? Object.values(reasonLocalized)[0];
-  return reason === undefined ? { reasonLocalized } : { reasonLocalized, reason };
-}
 
 /** Everything picked on a line, its picked substitutes included. */
 export const pickedWithSubstitutes = (line: PickLineItem): number =>

@@ -37,8 +37,13 @@ import {
 import { precondition } from "@fop/kit/errors";
 import { requireCurrentVersion } from "@fop/kit/validation";
 import { PICKING_LIMITS } from "./limits.ts";
-import { shortPickReason } from "./lines.ts";
-import type { JsonObject, PickRunKind } from "./types.ts";
+import type { JsonObject, PickingRules } from "./types.ts";
+
+/** `reason` of a short-pick reason: the en_US text, else the first one. */
+export function shortPickReason(reasonLocalized: Record<string, string>) {
+  const reason = reasonLocalized.en_US ?? Object.values(reasonLocalized)[0];
+  return reason === undefined ? { reasonLocalized } : { reasonLocalized, reason };
+}
 
 /** Every sub-configuration of PickingConfigurations, as the reference names them. */
 export const PICKING_SUB_CONFIGURATIONS = [
@@ -128,28 +133,6 @@ export function patchPickingConfiguration(
     next[key] = key === "pickingShortPickConfiguration" ? withReasonTexts(value) : value;
   }
   return next;
-}
-
-/** The rules of the picking domain that a tenant's configuration governs. */
-export interface PickingRules {
-  /** A pick job may be restarted (restartPickJobConfiguration.active). */
-  readonly restartPickJob: boolean;
-  /** A pick run may be taken over by another user (takeOverPickRunConfiguration.active). */
-  readonly takeOverPickRun: boolean;
-  /** Pick jobs a new pick run of each type may have. */
-  readonly maxPickJobsPerRun: Readonly<Record<PickRunKind, number>>;
-  /** Scanned codes must be among the line's scannable codes (CODE_MUST_BE_KNOWN). */
-  readonly scanCodesMustBeKnown: boolean;
-  /** A pick job may be taken over by another user (takeOverPickJobConfiguration.active). */
-  readonly takeOverPickJob: boolean;
-  /** The active configured short-pick reasons' texts; empty: any reason is accepted. */
-  readonly shortPickReasons: readonly Readonly<Record<string, string>>[];
-  /** How picks must be backed by scans (scanningConfiguration.scanningType). */
-  readonly scanning: ScanningType;
-  /** Roles whose holders may pick without the scans `scanning` asks for. */
-  readonly scanningOverrideRoles: readonly string[];
-  /** When load units must be assigned (loadUnitAssignmentConfiguration; absent: INACTIVE). */
-  readonly loadUnitAssignment: Readonly<{ pickJob: LoadUnitAssignmentType; pickRun: LoadUnitAssignmentType }>;
 }
 
 const assignmentType = (v: unknown): LoadUnitAssignmentType =>

@@ -10,13 +10,14 @@ import { invalid, precondition } from "@fop/kit/errors";
 import { lookupTable } from "@fop/kit/lookup";
 import { INTERNAL_ACTIONS } from "./lifecycle.ts";
 import { PICKING_LIMITS, requireAtMost, requireStaysWithin } from "./limits.ts";
-import { splitSecondary, shortPickReason as toShortPickReason, updateStockLocations } from "./lines.ts";
+import { splitSecondary, updateStockLocations } from "./lines.ts";
 import {
   type PickingMoment,
   requireEnabled,
   requireKnownShortPickReason,
   requireLoadUnit,
   rulesOf,
+  shortPickReason as toShortPickReason,
 } from "./picking-config.ts";
 import type {
   ActionContext,

@@ -6,6 +6,7 @@
  */
 import type {
   DeliveryChannel,
+  LoadUnitAssignmentType,
   OperativeTransferType,
   PickingMethod,
   PickJobStatus,
@@ -14,9 +15,9 @@ import type {
   PickRunStatus,
   PickRunType,
   RecordingRule,
+  ScanningType,
 } from "@fop/contracts/picking";
 import type { JsonObject, Json as JsonValue } from "@fop/kit/json";
-import type { PickingRules } from "./picking-config.ts";
 
 // The enumerations are the contracts' (one statement for the gateway and this service).
 export {
@@ -216,4 +217,26 @@ export interface PickRun {
    * order picked quantities are distributed onto them.
    */
   lineSources: Record<string, RunLineSource[]>;
+}
+
+/** The rules of the picking domain that a tenant's configuration governs (picking-config.ts derives them). */
+export interface PickingRules {
+  /** A pick job may be restarted (restartPickJobConfiguration.active). */
+  readonly restartPickJob: boolean;
+  /** A pick run may be taken over by another user (takeOverPickRunConfiguration.active). */
+  readonly takeOverPickRun: boolean;
+  /** Pick jobs a new pick run of each type may have. */
+  readonly maxPickJobsPerRun: Readonly<Record<PickRunKind, number>>;
+  /** Scanned codes must be among the line's scannable codes (CODE_MUST_BE_KNOWN). */
+  readonly scanCodesMustBeKnown: boolean;
+  /** A pick job may be taken over by another user (takeOverPickJobConfiguration.active). */
+  readonly takeOverPickJob: boolean;
+  /** The active configured short-pick reasons' texts; empty: any reason is accepted. */
+  readonly shortPickReasons: readonly Readonly<Record<string, string>>[];
+  /** How picks must be backed by scans (scanningConfiguration.scanningType). */
+  readonly scanning: ScanningType;
+  /** Roles whose holders may pick without the scans `scanning` asks for. */
+  readonly scanningOverrideRoles: readonly string[];
+  /** When load units must be assigned (loadUnitAssignmentConfiguration; absent: INACTIVE). */
+  readonly loadUnitAssignment: Readonly<{ pickJob: LoadUnitAssignmentType; pickRun: LoadUnitAssignmentType }>;
 }

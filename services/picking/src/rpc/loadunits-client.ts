@@ -3,18 +3,18 @@
  * unit. One validation call on a write (DESIGN.md), made only when the tenant's
  * loadUnitAssignmentConfiguration requires a load unit for the change (never on the default path).
  */
+import { defaultServiceUrl } from "@fop/contracts/service-ports";
 import { env } from "@fop/kit/config";
 import type { RequestContext } from "@fop/kit/context";
 import type { RpcCredentials } from "@fop/kit/rpc/auth";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
-import { SERVICE_PORTS } from "@fop/kit/service";
 import { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 
 /** The environment picking needs to reach the loadunits service. */
 export const loadUnitsConfig = {
   LOADUNITS_URL: env.string(
     "loadunits service Connect URL (asked only when loadUnitAssignmentConfiguration requires a load unit)",
-    `http://127.0.0.1:${SERVICE_PORTS.loadunits.rpc}`,
+    defaultServiceUrl("loadunits"),
   ),
 };
 

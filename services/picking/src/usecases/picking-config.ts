@@ -12,11 +12,10 @@ import {
   DEFAULT_PICKING_RULES,
   defaultPickingConfiguration,
   type PickingConfiguration,
-  type PickingRules,
   patchPickingConfiguration,
   pickingRules,
 } from "../domain/picking-config.ts";
-import type { JsonObject } from "../domain/types.ts";
+import type { JsonObject, PickingRules } from "../domain/types.ts";
 import { pickingConfigurationEvent } from "../events/picking.events.ts";
 import type { PickingDeps } from "./deps.ts";
 

@@ -1,7 +1,7 @@
-import type { Carriers } from "@fop/kit/carriers";
+import type { Carriers } from "@fop/contracts/clients/carriers";
+import type { Facilities } from "@fop/contracts/clients/facilities";
 import type { SqlPool } from "@fop/kit/db/sql";
 import type { Outbox } from "@fop/kit/events/outbox";
-import type { Facilities } from "@fop/kit/facilities";
 
 /** What the returns use cases need; service.ts and tests build it. */
 export interface ReturnsDeps {

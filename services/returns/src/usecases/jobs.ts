@@ -1,9 +1,9 @@
 /** Item return job use cases: create, read, list, job actions. */
+import { requireFacilities } from "@fop/contracts/clients/facilities";
 import type { ItemReturnJobListFilters } from "@fop/contracts/returns";
 import type { RequestContext } from "@fop/kit/context";
 import { inTransaction } from "@fop/kit/db/tx";
 import { invalid, notFound } from "@fop/kit/errors";
-import { requireFacilities } from "@fop/kit/facilities";
 import { isUuid } from "@fop/kit/ids";
 import {
   insertJob,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { ReplayReport } from "../events/consumer.ts";
-import { createMetrics } from "../metrics.ts";
-import { loadServiceConfig } from "../service.ts";
-import { TEST_RPC_AUTH_KEY } from "../testing/rpc.ts";
-import { buildAdminServer, isLoopback } from "./server.ts";
+import { buildAdminServer, isLoopback } from "./admin.ts";
+import type { ReplayReport } from "./events/consumer.ts";
+import { createMetrics } from "./metrics.ts";
+import { loadServiceConfig } from "./service.ts";
+import { TEST_RPC_AUTH_KEY } from "./testing/rpc.ts";
 
 const rt = { ready: async () => true, metrics: createMetrics("admin-test") };
 const letters = async () => [{ eventId: "e1", payload: { secret: "personal data" } }];
@@ -173,7 +173,7 @@ describe("admin server", () => {
   it("the service config trusts loopback only when ADMIN_LOOPBACK_TRUST says so, whatever NODE_ENV", () => {
     const env = { DATABASE_URL: "postgres://audit_svc@127.0.0.1:5432/fop", RPC_AUTH_KEY: TEST_RPC_AUTH_KEY };
     const load = (more: Record<string, string>) =>
-      loadServiceConfig({ name: "audit", config: {} }, { ...env, ...more });
+      loadServiceConfig({ ports: { rpc: 0, admin: 0 }, config: {} }, { ...env, ...more });
     expect(load({}).ADMIN_LOOPBACK_TRUST).toBe(false);
     expect(load({ NODE_ENV: "development" }).ADMIN_LOOPBACK_TRUST).toBe(false);
     expect(load({ ADMIN_LOOPBACK_TRUST: "true" }).ADMIN_LOOPBACK_TRUST).toBe(true);

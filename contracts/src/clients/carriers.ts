@@ -1,14 +1,16 @@
 /** The carrier registry as other services need it: does this tenant have the carrier? */
+
+import { env } from "@fop/kit/config";
+import type { RequestContext } from "@fop/kit/context";
+import { existenceCheck } from "@fop/kit/registry";
+import type { RpcCredentials } from "@fop/kit/rpc/auth";
+import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
-import { env } from "./config.ts";
-import type { RequestContext } from "./context.ts";
-import { existenceCheck } from "./registry.ts";
-import type { RpcCredentials } from "./rpc/auth.ts";
-import { callOptions, createRpcClient } from "./rpc/client.ts";
+import { defaultServiceUrl } from "../service-ports.ts";
 
 /** The environment of a service that checks carriers (returns: a parcel's carrierRef). */
 export const carriersConfig = {
-  CARRIERS_URL: env.string("carriers service (carrier registry) Connect URL", "http://127.0.0.1:7104"),
+  CARRIERS_URL: env.string("carriers service (carrier registry) Connect URL", defaultServiceUrl("carriers")),
 };
 
 export interface Carriers {

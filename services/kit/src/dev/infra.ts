@@ -14,7 +14,7 @@ import net from "node:net";
 import path from "node:path";
 import { connect } from "@nats-io/transport-node";
 import pg from "pg";
-import { type ConfigOf, env } from "./config.ts";
+import { type ConfigOf, env } from "../config.ts";
 
 /**
  * The environment that points the launcher and the test suite at servers of the operator's own;

@@ -1,20 +1,21 @@
 /**
  * The facility registry as other services need it: does this tenant have the facility (cached,
- * see registry.ts), and what is its address (asked each time: a parcel's sender).
+ * see @fop/kit/registry), and what is its address (asked each time: a parcel's sender).
  */
 import { type JsonObject, toJson } from "@bufbuild/protobuf";
+import { env } from "@fop/kit/config";
+import type { RequestContext } from "@fop/kit/context";
+import { invalid } from "@fop/kit/errors";
+import { existenceCheck, found } from "@fop/kit/registry";
+import type { RpcCredentials } from "@fop/kit/rpc/auth";
+import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { AddressSchema } from "@fop/proto/fop/common/v1/common_pb.js";
-import { env } from "./config.ts";
-import type { RequestContext } from "./context.ts";
-import { invalid } from "./errors.ts";
-import { existenceCheck, found } from "./registry.ts";
-import type { RpcCredentials } from "./rpc/auth.ts";
-import { callOptions, createRpcClient } from "./rpc/client.ts";
+import { defaultServiceUrl } from "../service-ports.ts";
 
 /** The environment of a service that checks facilities (picking, returns). */
 export const facilitiesConfig = {
-  CATALOG_URL: env.string("catalog service (facility registry) Connect URL", "http://127.0.0.1:7101"),
+  CATALOG_URL: env.string("catalog service (facility registry) Connect URL", defaultServiceUrl("catalog")),
   FACILITY_CACHE_TTL_MS: env.int(
     "how long a facility the catalog confirmed is taken to exist without asking again (0: always ask)",
     5000,
@@ -42,14 +43,20 @@ export async function requireFacilities(
 ): Promise<void> {
   const known = await Promise.all(refs.map((id) => facilities.exists(ctx, id)));
   const i = known.indexOf(false);
-  if (i >= 0) {
-    throw invalid(
-      "FACILITY_NOT_FOUND",
-      `${field.slice(1)}/${i}: no facility with id ${JSON.stringify(refs[i])} exists.`,
-      `${field}/${i}`,
-    );
-  }
+  if (i >= 0) throw facilityNotFound(field, i, refs[i]);
 }
+
+/**
+ * 400 FACILITY_NOT_FOUND for entry `i` (`ref`) of the list at JSON pointer `field`
+ * (`/facilityRefs` -> `/facilityRefs/2`): the same error whichever service finds the facility missing
+ * (the catalog itself, for a facility group's facilities).
+ */
+export const facilityNotFound = (field: string, i: number, ref: string | undefined) =>
+  invalid(
+    "FACILITY_NOT_FOUND",
+    `${field.slice(1)}/${i}: no facility with id ${JSON.stringify(ref)} exists.`,
+    `${field}/${i}`,
+  );
 
 export function catalogFacilities(
   catalogUrl: string,

@@ -1,0 +1,84 @@
+/**
+ * A consumer's durables on the stream: created, updated to the consumer's limits, or migrated to
+ * its narrower filter (see {@link durables}).
+ */
+import { AckPolicy, DeliverPolicy } from "@nats-io/jetstream";
+import { nanos } from "@nats-io/transport-node";
+import { entityFilter, legacyFilter } from "../nats.ts";
+import type { ConsumerRuntime } from "./options.ts";
+
+/**
+ * Returns `ensure`, which creates or updates the durable and resolves to the durables to read: its
+ * own and, after a migration, the legacy one.
+ *
+ * **Migration.** A durable whose filter is not this consumer's (one made before the subject
+ * hierarchy: `<prefix>.>` for every consumer) cannot be changed in place on NATS 2.9. It is
+ * replaced by one of the same name (the inbox and dead letters are keyed by the name) with the new
+ * filter, starting at the old one's first unacknowledged event (what it had acknowledged out of
+ * order comes again: applying is idempotent). Events on legacy subjects (`<prefix>.<TYPE>`, which
+ * producers not yet upgraded still publish during a rolling deploy, and their relays' outbox rows
+ * hold) match no entity filter: a second durable, `<name>-legacy`, reads exactly those from the
+ * same point on, so none is lost. It is made first: a crash at any step leaves either the old
+ * durable or (none left) a new one delivering the whole stream again, never a gap. Once no
+ * producer writes legacy subjects it receives nothing and costs nothing; an operator may delete it
+ * when its pending count is 0.
+ */
+export function durables(rt: ConsumerRuntime): { ensure: () => Promise<string[]> } {
+  const { nats, logger, opts, concurrency, batchSize } = rt;
+  const prefix = nats.events.subjectPrefix;
+  const stream = nats.events.stream;
+  const filter = entityFilter(prefix, opts.entityType);
+  const legacyName = `${opts.name}-legacy`;
+  const limits = {
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: nanos(nats.events.ackWaitMs ?? 30_000),
+    // Unlimited: at JetStream's limit it would stop delivering an event whether or not its dead
+    // letter was written (see deadLetter in delivery.ts).
+    max_deliver: -1,
+    max_ack_pending: Math.max(concurrency * 4, batchSize * concurrency * 2),
+  };
+  const durableConfig = (name: string, filterSubject: string, startSeq?: number) => ({
+    ...limits,
+    durable_name: name,
+    filter_subject: filterSubject,
+    ...(startSeq === undefined
+      ? { deliver_policy: DeliverPolicy.All }
+      : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: startSeq }),
+  });
+  const info = (name: string) =>
+    nats.jsm.consumers.info(stream, name).catch((err: Error) => {
+      if (/consumer not found/i.test(err.message)) return undefined;
+      throw err;
+    });
+  const add = (config: ReturnType<typeof durableConfig>) =>
+    nats.jsm.consumers.add(stream, config).catch((err: Error) => {
+      if (!/already (in use|exists)/i.test(err.message)) throw err;
+    });
+
+  async function ensure(): Promise<string[]> {
+    await nats.ensureStream();
+    const current = await info(opts.name);
+    if (!current) {
+      await add(durableConfig(opts.name, filter));
+    } else if ((current.config.filter_subject ?? "") !== filter) {
+      const start = current.ack_floor.stream_seq + 1;
+      logger.info(
+        { consumer: opts.name, from: current.config.filter_subject, to: filter, startSeq: start },
+        "migrating the durable consumer to its narrower filter",
+      );
+      if (filter !== entityFilter(prefix)) await add(durableConfig(legacyName, legacyFilter(prefix), start));
+      await nats.jsm.consumers.delete(stream, opts.name);
+      await add(durableConfig(opts.name, filter, start));
+    } else {
+      await nats.jsm.consumers.update(stream, opts.name, {
+        ack_wait: limits.ack_wait,
+        max_deliver: limits.max_deliver,
+        max_ack_pending: limits.max_ack_pending,
+      });
+    }
+    return filter !== entityFilter(prefix) && (await info(legacyName))
+      ? [opts.name, legacyName]
+      : [opts.name];
+  }
+  return { ensure };
+}
