@@ -9,12 +9,12 @@
 import { randomBytes } from "node:crypto";
 import type { Worker } from "@fop/kit/service";
 import { startTestService } from "@fop/kit/testing/service";
+import { startWebhookReceiver, type WebhookReceiver } from "@fop/kit/testing/webhook-receiver";
 import { notificationsService } from "@fop/notifications";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { eventually, type System, startSystem } from "../support/system.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 let sys: System;
 let hooks: WebhookReceiver;
