@@ -7,20 +7,17 @@ import { randomBytes } from "node:crypto";
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { query } from "@fop/kit/db/sql";
-import { buildEnvelope, encodeEnvelope } from "@fop/kit/events/envelope";
-import { subjectFor, TENANT_HEADER } from "@fop/kit/events/nats";
 import { newId } from "@fop/kit/ids";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
 import { rpcContext, testCallerToken, testCredentials } from "@fop/kit/testing/rpc";
 import { startTestService } from "@fop/kit/testing/service";
-import { entityEvents } from "@fop/kit/testing/stream";
+import { entityEvents, publishEvent } from "@fop/kit/testing/stream";
 import { startWebhookReceiver, type WebhookReceiver } from "@fop/kit/testing/webhook-receiver";
 import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { NotificationsService } from "@fop/proto/fop/notifications/v1/notifications_pb.js";
 import { PickJobSchema } from "@fop/proto/fop/picking/v1/picking_pb.js";
-import { headers as natsHeaders } from "@nats-io/transport-node";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { notificationsService } from "../src/service.ts";
@@ -359,38 +356,27 @@ describe("subscriptions", () => {
 
 describe("an event on the stream", () => {
   /** Publishes a PICK_JOB_CREATED of `tenant` as picking's relay does: envelope, subject, tenant header. */
-  async function publishPickJobCreated(tenant: string, msgId?: string) {
+  async function publishPickJobCreated(tenant: string) {
     const id = newId();
     const doc = { id, version: 1, status: "OPEN", facilityRef: FACILITY, tenantOrderId: "O-7" };
-    const event = buildEnvelope(
-      rpcContext(tenant),
-      {
-        type: "PICK_JOB_CREATED",
-        entityType: "PICK_JOB",
-        entityRef: id,
-        entityVersion: 1,
-        entityCreated: new Date(),
-        payload: {
-          schema: PickJobSchema,
-          message: create(PickJobSchema, {
-            id,
-            version: 1n,
-            status: "OPEN",
-            documentJson: Buffer.from(JSON.stringify(doc)),
-          }),
-        },
+    const { envelope, publish } = await publishEvent(svc.base.nats, PREFIX, tenant, {
+      type: "PICK_JOB_CREATED",
+      entityType: "PICK_JOB",
+      entityRef: id,
+      entityVersion: 1,
+      entityCreated: new Date(),
+      payload: {
+        schema: PickJobSchema,
+        message: create(PickJobSchema, {
+          id,
+          version: 1n,
+          status: "OPEN",
+          facilityRef: FACILITY,
+          documentJson: Buffer.from(JSON.stringify(doc)),
+        }),
       },
-      newId(),
-      new Date(),
-    );
-    const h = natsHeaders();
-    h.set(TENANT_HEADER, tenant);
-    const bytes = encodeEnvelope(event);
-    await svc.base.nats.js.publish(subjectFor(PREFIX, "PICK_JOB", "PICK_JOB_CREATED"), bytes, {
-      msgID: msgId ?? event.id,
-      headers: h,
     });
-    return { event, bytes, headers: h };
+    return { event: envelope, publish };
   }
   const deliveries = (tenant: string) =>
     query<{ kind: string; state: string; attempts: number; event_id: string; last_status: number | null }>(
@@ -421,7 +407,7 @@ describe("an event on the stream", () => {
       ).documentJson,
     ).secret as string;
     await putConfig("e1", { channels: [clientChannel()] });
-    const { event, bytes, headers } = await publishPickJobCreated("e1");
+    const { event, publish } = await publishPickJobCreated("e1");
     await expect.poll(() => hooks.on("/e1").length, { timeout: 10_000 }).toBe(1);
     const [call] = hooks.on("/e1");
     expect(call!.headers).toMatchObject({
@@ -455,10 +441,7 @@ describe("an event on the stream", () => {
     });
 
     // The same event again (another message id: JetStream keeps both) changes nothing.
-    await svc.base.nats.js.publish(subjectFor(PREFIX, "PICK_JOB", "PICK_JOB_CREATED"), bytes, {
-      msgID: `${event.id}-again`,
-      headers,
-    });
+    await publish(`${event.id}-again`);
     const marker = await publishPickJobCreated("e1");
     await expect.poll(() => hooks.on("/e1").length, { timeout: 10_000 }).toBe(2);
     expect(hooks.on("/e1").map((c) => c.headers["webhook-id"])).toEqual([event.id, marker.event.id]);
