@@ -174,22 +174,27 @@ describe("item return jobs", () => {
     const b = await createJob("j5", { status: "IN_PROGRESS", originFacilityRefs: [RETURN_FACILITY] });
     const c = await createJob("j5");
     await createJob("j6");
-    const list = (req: Record<string, unknown>) =>
-      client().listItemReturnJobs({ page: { size: 25 }, ...req }, opts("j5"));
-    const all = await list({});
+    const list = (filters: JsonObject = {}, page: { size: number; startAfterId?: string } = { size: 25 }) =>
+      client().listItemReturnJobs({ page, filters }, opts("j5"));
+    const all = await list();
     expect(all.itemReturnJobs.map((j) => j.id)).toEqual([a.id, b.id, c.id]);
     expect(all.total).toBe(3n);
     expect(docOf(all.itemReturnJobs[1])).toEqual(docOf(b));
-    const page = await list({ page: { size: 1, startAfterId: a.id } });
+    const page = await list({}, { size: 1, startAfterId: a.id });
     expect(page.itemReturnJobs.map((j) => j.id)).toEqual([b.id]);
     expect(page.total).toBe(3n);
     expect((await list({ itemReturnJobStatus: ["IN_PROGRESS"] })).itemReturnJobs.map((j) => j.id)).toEqual([
       b.id,
     ]);
     expect((await list({ facilityId: FACILITY })).itemReturnJobs.map((j) => j.id)).toEqual([a.id, c.id]);
-    expect(await failure(list({ page: { size: 1, startAfterId: "nope" } }))).toMatchObject({
+    expect((await list({ tenantOrderId: "O-1", itemReturnJobStatus: ["OPEN"] })).total).toBe(2n);
+    expect(await failure(list({}, { size: 1, startAfterId: "nope" }))).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "INVALID_ID", field: "startAfterId" },
+    });
+    expect(await failure(list({ itemReturnJobStatus: ["DONE"] }))).toMatchObject({
+      code: Code.InvalidArgument,
+      detail: { code: "INVALID_FILTER", field: "itemReturnJobStatus" },
     });
   });
 
