@@ -5,17 +5,22 @@
  */
 import { randomBytes } from "node:crypto";
 import { create, type JsonObject } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { query } from "@fop/kit/db/sql";
 import { newId } from "@fop/kit/ids";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import { rpcContext, testCallerToken, testCredentials } from "@fop/kit/testing/rpc";
+import {
+  expectInvalid,
+  rpcContext,
+  rpcFailure,
+  testCallerToken,
+  testCredentials,
+} from "@fop/kit/testing/rpc";
 import { startTestService } from "@fop/kit/testing/service";
-import { entityEvents, publishEvent } from "@fop/kit/testing/stream";
+import { expectEntityEvents, publishEvent } from "@fop/kit/testing/stream";
 import { startWebhookReceiver, type WebhookReceiver } from "@fop/kit/testing/webhook-receiver";
-import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { NotificationsService } from "@fop/proto/fop/notifications/v1/notifications_pb.js";
 import { PickJobSchema } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { Webhook } from "standardwebhooks";
@@ -70,14 +75,9 @@ afterAll(async () => {
 const client = () => createRpcClient(NotificationsService, svc.rpcUrl, testCredentials);
 const opts = (tenant: string) => callOptions(rpcContext(tenant));
 const parse = (b: Uint8Array) => JSON.parse(Buffer.from(b).toString("utf8")) as Record<string, any>;
-const failure = async (call: Promise<unknown>) => {
-  const err = ConnectError.from(await call.then(() => expect.unreachable()).catch((e: unknown) => e));
-  return { code: err.code, detail: err.findDetails(ErrorDetailSchema)[0] };
-};
+/** The events of `ref` the relay published, polled until they are `expected`. */
 const expectEvents = (ref: string, expected: [string, number][]) =>
-  expect
-    .poll(() => entityEvents(svc.base.nats, STREAM, ref), { timeout: 10_000, interval: 100 })
-    .toEqual(expected);
+  expectEntityEvents(svc.base.nats, STREAM, ref, expected);
 
 const clientChannel = (events = ["PICK_JOB_CREATED"]) => ({ type: "CLIENT", enabled: true, events });
 const getConfig = async (tenant: string, facilityRef = "") =>
@@ -94,7 +94,7 @@ const storedConfig = async (tenant: string, facilityRef = "") =>
 
 describe("notification center configuration", () => {
   it("GetNotificationConfig is NOT_FOUND until a Put creates it; Put replaces it on its version, each an event", async () => {
-    expect(await failure(client().getNotificationConfig({ facilityRef: "" }, opts("c1")))).toMatchObject({
+    expect(await rpcFailure(client().getNotificationConfig({ facilityRef: "" }, opts("c1")))).toMatchObject({
       code: Code.NotFound,
       detail: { code: "NOTIFICATION_CONFIG_NOT_FOUND" },
     });
@@ -122,11 +122,11 @@ describe("notification center configuration", () => {
     expect(await getConfig("c1")).toEqual(doc);
     expect(await storedConfig("c1")).toEqual({ version: 1, doc });
 
-    expect(await failure(putConfig("c1", { channels: [] }))).toMatchObject({
+    expect(await rpcFailure(putConfig("c1", { channels: [] }))).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "VERSION_REQUIRED", field: "/version" },
     });
-    expect(await failure(putConfig("c1", { version: 3, channels: [] }))).toMatchObject({
+    expect(await rpcFailure(putConfig("c1", { version: 3, channels: [] }))).toMatchObject({
       code: Code.Aborted,
       detail: { code: "VERSION_CONFLICT", requestVersion: 3n, version: 1n },
     });
@@ -134,7 +134,7 @@ describe("notification center configuration", () => {
     expect(second.created).toBe(false);
     expect(parse(second.documentJson)).toMatchObject({ version: 2, channels: [], created: doc.created });
     // Another tenant has none.
-    expect((await failure(client().getNotificationConfig({ facilityRef: "" }, opts("c2")))).code).toBe(
+    expect((await rpcFailure(client().getNotificationConfig({ facilityRef: "" }, opts("c2")))).code).toBe(
       Code.NotFound,
     );
     await expectEvents("c1", [
@@ -172,10 +172,7 @@ describe("notification center configuration", () => {
       ],
     ] as const;
     for (const [body, code, field] of refused) {
-      expect(await failure(putConfig("c3", body as JsonObject)), code).toMatchObject({
-        code: Code.InvalidArgument,
-        detail: { code, field },
-      });
+      await expectInvalid(putConfig("c3", body as JsonObject), code, field);
     }
     expect(await storedConfig("c3")).toBeUndefined();
   });
@@ -195,17 +192,17 @@ describe("notification center configuration", () => {
     ]);
     const id = added.channels[1].id as string;
     expect(
-      await failure(action({ name: "ADD_CHANNEL", version: 1, channel: clientChannel() })),
+      await rpcFailure(action({ name: "ADD_CHANNEL", version: 1, channel: clientChannel() })),
     ).toMatchObject({
       code: Code.Aborted,
       detail: { code: "VERSION_CONFLICT", requestVersion: 1n, version: 2n },
     });
-    expect(await failure(action({ name: "RENAME", version: 2 }))).toMatchObject({
+    expect(await rpcFailure(action({ name: "RENAME", version: 2 }))).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "UNKNOWN_ACTION", field: "/name" },
     });
     expect(
-      await failure(
+      await rpcFailure(
         action({ name: "UPDATE_CHANNEL", version: 2, channel: { ...clientChannel(), id: newId() } }),
       ),
     ).toMatchObject({ code: Code.NotFound, detail: { code: "NOTIFICATION_CHANNEL_NOT_FOUND" } });
@@ -225,11 +222,11 @@ describe("notification center configuration", () => {
         { facilityRef: "", channelId, version: BigInt(version) },
         opts("c4"),
       );
-    expect(await failure(remove(id, 2))).toMatchObject({
+    expect(await rpcFailure(remove(id, 2))).toMatchObject({
       code: Code.Aborted,
       detail: { code: "VERSION_CONFLICT" },
     });
-    expect(await failure(remove(newId(), 3))).toMatchObject({ code: Code.NotFound });
+    expect(await rpcFailure(remove(newId(), 3))).toMatchObject({ code: Code.NotFound });
     await remove(id, 3);
     const after = await getConfig("c4");
     expect(after.version).toBe(4);
@@ -238,13 +235,13 @@ describe("notification center configuration", () => {
   });
 
   it("a facility's configuration needs the facility; it is its own", async () => {
-    expect(await failure(putConfig("c5", { channels: [] }, newId()))).toMatchObject({
+    expect(await rpcFailure(putConfig("c5", { channels: [] }, newId()))).toMatchObject({
       code: Code.NotFound,
       detail: { code: "FACILITY_NOT_FOUND" },
     });
     await putConfig("c5", { channels: [clientChannel()] }, FACILITY);
     expect((await getConfig("c5", FACILITY)).channels).toHaveLength(1);
-    expect((await failure(client().getNotificationConfig({ facilityRef: "" }, opts("c5")))).code).toBe(
+    expect((await rpcFailure(client().getNotificationConfig({ facilityRef: "" }, opts("c5")))).code).toBe(
       Code.NotFound,
     );
     await expectEvents(`c5/${FACILITY}`, [["NOTIFICATION_CENTER_CONFIG_CREATED", 1]]);
@@ -300,7 +297,7 @@ describe("subscriptions", () => {
       () => client().getSubscription({ id: other.id }, opts("s2")),
       () => client().listDeadLetters({ subscriptionId: "nope", size: 10 }, opts("s1")),
     ]) {
-      expect(await failure(call())).toMatchObject({
+      expect(await rpcFailure(call())).toMatchObject({
         code: Code.NotFound,
         detail: { code: "SUBSCRIPTION_NOT_FOUND" },
       });
@@ -340,13 +337,10 @@ describe("subscriptions", () => {
       ],
     ] as const;
     for (const [body, code, field] of refused) {
-      expect(await failure(subscribe("s3", body as JsonObject)), code).toMatchObject({
-        code: Code.InvalidArgument,
-        detail: { code, field },
-      });
+      await expectInvalid(subscribe("s3", body as JsonObject), code, field);
     }
     for (let i = 0; i < 5; i++) await subscribe("s3", webhook(`/s3-${i}`, "ORDER_MODIFIED"));
-    expect(await failure(subscribe("s3", webhook("/s3-5", "ORDER_MODIFIED")))).toMatchObject({
+    expect(await rpcFailure(subscribe("s3", webhook("/s3-5", "ORDER_MODIFIED")))).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "LIMIT_EXCEEDED", field: "/event" },
     });
@@ -487,7 +481,7 @@ describe("a caller token", () => {
     const token = await testCallerToken("notifications-team", ["k1"]);
     const asCaller = createRpcClient(NotificationsService, svc.rpcUrl, async () => token);
     expect(parse((await asCaller.getNotificationConfig({ facilityRef: "" })).documentJson).version).toBe(1);
-    expect(await failure(asCaller.getNotificationConfig({ facilityRef: "" }, opts("k2")))).toMatchObject({
+    expect(await rpcFailure(asCaller.getNotificationConfig({ facilityRef: "" }, opts("k2")))).toMatchObject({
       code: Code.PermissionDenied,
       detail: { code: "TENANT_NOT_GRANTED" },
     });

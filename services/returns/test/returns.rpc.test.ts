@@ -5,16 +5,21 @@
  */
 import { randomBytes } from "node:crypto";
 import type { JsonObject } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { query } from "@fop/kit/db/sql";
 import { newId } from "@fop/kit/ids";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
-import { rpcContext, testCallerToken, testCredentials } from "@fop/kit/testing/rpc";
+import {
+  expectInvalid,
+  rpcContext,
+  rpcFailure,
+  testCallerToken,
+  testCredentials,
+} from "@fop/kit/testing/rpc";
 import { startTestService } from "@fop/kit/testing/service";
-import { entityEvents } from "@fop/kit/testing/stream";
-import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
+import { expectEntityEvents } from "@fop/kit/testing/stream";
 import { ReasonAction, ReturnLineItemKind, ReturnsService } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { returnsService } from "../src/service.ts";
@@ -62,15 +67,9 @@ const opts = (tenant: string) => callOptions(rpcContext(tenant));
 const docOf = (m: { documentJson: Uint8Array } | undefined) =>
   JSON.parse(Buffer.from(m!.documentJson).toString("utf8")) as Record<string, any>;
 const parse = (b: Uint8Array) => JSON.parse(Buffer.from(b).toString("utf8")) as Record<string, any>;
-const failure = async (call: Promise<unknown>) => {
-  const err = ConnectError.from(await call.then(() => expect.unreachable()).catch((e: unknown) => e));
-  return { code: err.code, detail: err.findDetails(ErrorDetailSchema)[0] };
-};
 /** The events of `ref` the relay published, polled until they are `expected`. */
 const expectEvents = (ref: string, expected: [string, number][]) =>
-  expect
-    .poll(() => entityEvents(svc.base.nats, STREAM, ref), { timeout: 10_000, interval: 100 })
-    .toEqual(expected);
+  expectEntityEvents(svc.base.nats, STREAM, ref, expected);
 /** The job as stored: the row's derived columns and its document. */
 const storedJob = async (tenant: string, id: string) =>
   (
@@ -142,10 +141,7 @@ describe("item return jobs", () => {
       ],
     ] as const;
     for (const [body, code, field] of refused) {
-      expect(await failure(client().createItemReturnJob({ body }, opts("j2"))), code).toMatchObject({
-        code: Code.InvalidArgument,
-        detail: { code, field },
-      });
+      await expectInvalid(client().createItemReturnJob({ body }, opts("j2")), code, field);
     }
     expect(
       await query(svc.deps.db, {
@@ -162,7 +158,7 @@ describe("item return jobs", () => {
       ["j3", "nope"],
       ["j4", job.id],
     ] as const) {
-      expect(await failure(client().getItemReturnJob({ id }, opts(tenant)))).toMatchObject({
+      expect(await rpcFailure(client().getItemReturnJob({ id }, opts(tenant)))).toMatchObject({
         code: Code.NotFound,
         detail: { code: "ITEM_RETURN_JOB_NOT_FOUND" },
       });
@@ -188,11 +184,11 @@ describe("item return jobs", () => {
     ]);
     expect((await list({ facilityId: FACILITY })).itemReturnJobs.map((j) => j.id)).toEqual([a.id, c.id]);
     expect((await list({ tenantOrderId: "O-1", itemReturnJobStatus: ["OPEN"] })).total).toBe(2n);
-    expect(await failure(list({}, { size: 1, startAfterId: "nope" }))).toMatchObject({
+    expect(await rpcFailure(list({}, { size: 1, startAfterId: "nope" }))).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "INVALID_ID", field: "startAfterId" },
     });
-    expect(await failure(list({ itemReturnJobStatus: ["DONE"] }))).toMatchObject({
+    expect(await rpcFailure(list({ itemReturnJobStatus: ["DONE"] }))).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "INVALID_FILTER", field: "itemReturnJobStatus" },
     });
@@ -205,24 +201,24 @@ describe("item return jobs", () => {
       .itemReturnJob!;
     expect(started).toMatchObject({ version: 2n, status: "IN_PROGRESS" });
 
-    expect(await failure(jobAction("j7", job.id, { name: "FinishItemReturnJob", version: 1 }))).toMatchObject(
-      {
-        code: Code.Aborted,
-        detail: { code: "VERSION_CONFLICT", requestVersion: 1n, version: 2n },
-      },
-    );
-    expect(await failure(jobAction("j7", job.id, { name: "FinishItemReturnJob" }))).toMatchObject({
+    expect(
+      await rpcFailure(jobAction("j7", job.id, { name: "FinishItemReturnJob", version: 1 })),
+    ).toMatchObject({
+      code: Code.Aborted,
+      detail: { code: "VERSION_CONFLICT", requestVersion: 1n, version: 2n },
+    });
+    expect(await rpcFailure(jobAction("j7", job.id, { name: "FinishItemReturnJob" }))).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "VERSION_REQUIRED", field: "/version" },
     });
     expect(
-      await failure(jobAction("j7", job.id, { name: "RestartItemReturnJob", version: 2 })),
+      await rpcFailure(jobAction("j7", job.id, { name: "RestartItemReturnJob", version: 2 })),
     ).toMatchObject({
       code: Code.FailedPrecondition,
       detail: { code: "INVALID_TRANSITION" },
     });
     expect(
-      await failure(
+      await rpcFailure(
         jobAction("j7", job.id, {
           name: "CHANGE_LINE_ITEMS_TO_NOT_RETURNABLE_IN_ITEM_RETURN_JOB",
           version: 2,
@@ -233,11 +229,11 @@ describe("item return jobs", () => {
       code: Code.InvalidArgument,
       detail: { code: "LINE_ITEM_NOT_FOUND", field: "/lineItemIds/1" },
     });
-    expect(await failure(jobAction("j7", newId(), { name: "StartItemReturnJob", version: 1 }))).toMatchObject(
-      {
-        code: Code.NotFound,
-      },
-    );
+    expect(
+      await rpcFailure(jobAction("j7", newId(), { name: "StartItemReturnJob", version: 1 })),
+    ).toMatchObject({
+      code: Code.NotFound,
+    });
 
     const moved = docOf(
       (
@@ -324,7 +320,7 @@ describe("item returns", () => {
     expect(parse(got.itemReturnJson)).toEqual(itemReturn);
     expect((await storedJob("r1", job.id))!.doc.itemReturns).toEqual([itemReturn]);
     expect(
-      await failure(client().getItemReturn({ itemReturnJobId: job.id, id: newId() }, opts("r1"))),
+      await rpcFailure(client().getItemReturn({ itemReturnJobId: job.id, id: newId() }, opts("r1"))),
     ).toMatchObject({
       code: Code.NotFound,
       detail: { code: "ITEM_RETURN_NOT_FOUND" },
@@ -346,16 +342,18 @@ describe("item returns", () => {
       returnedLineItems: [{ itemReturnJobLineItemRef: shirt!.id, status: "OPEN" }],
       ...over,
     });
-    expect(await failure(add({ itemReturnJobVersion: 2, itemReturnForCreation: creation() }))).toMatchObject({
+    expect(
+      await rpcFailure(add({ itemReturnJobVersion: 2, itemReturnForCreation: creation() })),
+    ).toMatchObject({
       code: Code.Aborted,
       detail: { code: "VERSION_CONFLICT", requestVersion: 2n, version: 1n },
     });
-    expect(await failure(add({ itemReturnForCreation: creation() }))).toMatchObject({
+    expect(await rpcFailure(add({ itemReturnForCreation: creation() }))).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "VERSION_REQUIRED", field: "/itemReturnJobVersion" },
     });
     expect(
-      await failure(
+      await rpcFailure(
         add({ itemReturnJobVersion: 1, itemReturnForCreation: creation({ returnFacilityRef: newId() }) }),
       ),
     ).toMatchObject({
@@ -363,7 +361,7 @@ describe("item returns", () => {
       detail: { code: "FACILITY_NOT_FOUND", field: "/itemReturnForCreation/returnFacilityRef" },
     });
     expect(
-      await failure(
+      await rpcFailure(
         add({
           itemReturnJobVersion: 1,
           itemReturnForCreation: creation({
@@ -380,7 +378,7 @@ describe("item returns", () => {
     });
     // Another tenant's job is not found, whatever the facility.
     expect(
-      await failure(add({ itemReturnJobVersion: 1, itemReturnForCreation: creation() }, "r3")),
+      await rpcFailure(add({ itemReturnJobVersion: 1, itemReturnForCreation: creation() }, "r3")),
     ).toMatchObject({
       code: Code.NotFound,
     });
@@ -399,7 +397,7 @@ describe("item returns", () => {
     );
     expect(docOf(started.itemReturnJob).itemReturns[0].status).toBe("IN_PROGRESS");
     expect(
-      await failure(
+      await rpcFailure(
         client().itemReturnAction(
           {
             itemReturnJobId: job.id,
@@ -428,10 +426,12 @@ describe("item returns", () => {
       refund: { percent: 50 },
     });
     expect(
-      await failure(patch(ReturnLineItemKind.RETURNED, l1!.id, { itemReturnJobVersion: 4, status: "OPEN" })),
+      await rpcFailure(
+        patch(ReturnLineItemKind.RETURNED, l1!.id, { itemReturnJobVersion: 4, status: "OPEN" }),
+      ),
     ).toMatchObject({ code: Code.FailedPrecondition });
     expect(
-      await failure(
+      await rpcFailure(
         patch(ReturnLineItemKind.RETURNED, l2!.id, {
           itemReturnJobVersion: 4,
           refund: { percent: 5, price: { value: 1, currency: "EUR" } },
@@ -439,12 +439,12 @@ describe("item returns", () => {
       ),
     ).toMatchObject({ code: Code.InvalidArgument, detail: { code: "INVALID_REFUND", field: "/refund" } });
     expect(
-      await failure(patch(ReturnLineItemKind.RETURNED, newId(), { itemReturnJobVersion: 4 })),
+      await rpcFailure(patch(ReturnLineItemKind.RETURNED, newId(), { itemReturnJobVersion: 4 })),
     ).toMatchObject({
       code: Code.NotFound,
     });
     expect(
-      await failure(patch(ReturnLineItemKind.UNSPECIFIED, l2!.id, { itemReturnJobVersion: 4 })),
+      await rpcFailure(patch(ReturnLineItemKind.UNSPECIFIED, l2!.id, { itemReturnJobVersion: 4 })),
     ).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "UNKNOWN_KIND", field: "kind" },
@@ -510,7 +510,7 @@ describe("reasons", () => {
     // The stored document (jsonb: its own key order) says what the creation answered.
     const got = (await get(r.id)).reason!;
     expect({ ...got, documentJson: docOf(got) }).toEqual({ ...r, documentJson: docOf(r) });
-    expect(await failure(get(r.id, ReasonAction.REROUTE))).toMatchObject({
+    expect(await rpcFailure(get(r.id, ReasonAction.REROUTE))).toMatchObject({
       code: Code.NotFound,
       detail: { code: "REROUTE_DESCRIPTION_NOT_FOUND" },
     });
@@ -530,16 +530,16 @@ describe("reasons", () => {
     const updated = (await update(1, "Broken")).reason!;
     expect(updated.version).toBe(2n);
     expect(docOf(updated).reason).toBe("Broken");
-    expect(await failure(update(1, "Broken again"))).toMatchObject({
+    expect(await rpcFailure(update(1, "Broken again"))).toMatchObject({
       code: Code.Aborted,
       detail: { code: "VERSION_CONFLICT", requestVersion: 1n, version: 2n },
     });
-    expect(await failure(update(2, "Late"))).toMatchObject({
+    expect(await rpcFailure(update(2, "Late"))).toMatchObject({
       code: Code.AlreadyExists,
       detail: { code: "REASON_EXISTS", field: "/reason" },
     });
     await client().deleteReason({ action: ReasonAction.CANCELATION, id: r.id }, opts("s1"));
-    expect(await failure(get(r.id))).toMatchObject({ code: Code.NotFound });
+    expect(await rpcFailure(get(r.id))).toMatchObject({ code: Code.NotFound });
     expect((await get(second.id)).reason!.id).toBe(second.id);
     await expectEvents(r.id, [
       ["CANCELATION_REASON_CREATED", 1],
@@ -555,18 +555,15 @@ describe("reasons", () => {
       [{ ...body("x"), id: newId() }, "UNKNOWN_FIELD", "/id"],
     ] as const;
     for (const [b, code, field] of refused) {
-      expect(await failure(create("s2", ReasonAction.CANCELATION, b)), code).toMatchObject({
-        code: Code.InvalidArgument,
-        detail: { code, field },
-      });
+      await expectInvalid(create("s2", ReasonAction.CANCELATION, b), code, field);
     }
-    expect(await failure(create("s2", ReasonAction.UNSPECIFIED, body("x")))).toMatchObject({
+    expect(await rpcFailure(create("s2", ReasonAction.UNSPECIFIED, body("x")))).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "UNKNOWN_ACTION", field: "action" },
     });
     const r = (await create("s2", ReasonAction.CANCELATION, body("Mine"))).reason!;
     expect(
-      await failure(client().getReason({ action: ReasonAction.CANCELATION, id: r.id }, opts("s3"))),
+      await rpcFailure(client().getReason({ action: ReasonAction.CANCELATION, id: r.id }, opts("s3"))),
     ).toMatchObject({
       code: Code.NotFound,
     });
@@ -579,12 +576,12 @@ describe("reasons", () => {
 
 describe("return and handover configuration", () => {
   it("GetReturnConfiguration is NOT_FOUND until the first Put creates it; later Puts replace it on the current version", async () => {
-    expect(await failure(client().getReturnConfiguration({}, opts("c1")))).toMatchObject({
+    expect(await rpcFailure(client().getReturnConfiguration({}, opts("c1")))).toMatchObject({
       code: Code.NotFound,
       detail: { code: "RETURN_CONFIGURATION_NOT_FOUND" },
     });
     const put = (body: JsonObject, tenant = "c1") => client().putReturnConfiguration({ body }, opts(tenant));
-    expect(await failure(put({ version: 0 }))).toMatchObject({
+    expect(await rpcFailure(put({ version: 0 }))).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "ACTIVE_REQUIRED", field: "/active" },
     });
@@ -609,12 +606,12 @@ describe("return and handover configuration", () => {
       ],
     });
     expect(docOf((await client().getReturnConfiguration({}, opts("c1"))).configuration)).toEqual(stored);
-    expect(await failure(put({ version: 0, active: false }))).toMatchObject({
+    expect(await rpcFailure(put({ version: 0, active: false }))).toMatchObject({
       code: Code.Aborted,
       detail: { code: "VERSION_CONFLICT", requestVersion: 0n, version: 1n },
     });
     expect(
-      await failure(
+      await rpcFailure(
         put({
           version: 1,
           active: true,
@@ -629,7 +626,7 @@ describe("return and handover configuration", () => {
     expect(second.created).toBe(false);
     expect(docOf(second.configuration)).toMatchObject({ version: 2, active: false, created: stored.created });
     // Another tenant has none.
-    expect((await failure(client().getReturnConfiguration({}, opts("c2")))).code).toBe(Code.NotFound);
+    expect((await rpcFailure(client().getReturnConfiguration({}, opts("c2")))).code).toBe(Code.NotFound);
     await expectEvents("c1", [
       ["RETURN_CONFIGURATION_CREATED", 1],
       ["RETURN_CONFIGURATION_UPDATED", 2],
@@ -642,13 +639,13 @@ describe("return and handover configuration", () => {
         Buffer.from((await client().listRefuseReasons({}, opts(tenant))).refusedReasonsJson).toString("utf8"),
       ) as unknown[];
     expect(await reasons("c3")).toEqual([]);
-    expect(await failure(client().getHandoverConfiguration({}, opts("c3")))).toMatchObject({
+    expect(await rpcFailure(client().getHandoverConfiguration({}, opts("c3")))).toMatchObject({
       code: Code.NotFound,
       detail: { code: "HANDOVER_CONFIGURATION_NOT_FOUND" },
     });
     const put = (body: JsonObject) => client().putHandoverConfiguration({ body }, opts("c3"));
     expect(
-      await failure(put({ version: 0, refusedReasons: [{ refusedReasonLocalized: { en_US: "Wet" } }] })),
+      await rpcFailure(put({ version: 0, refusedReasons: [{ refusedReasonLocalized: { en_US: "Wet" } }] })),
     ).toMatchObject({
       code: Code.InvalidArgument,
       detail: { code: "ACTIVE_REQUIRED", field: "/refusedReasons/0/active" },
@@ -661,7 +658,7 @@ describe("return and handover configuration", () => {
     expect(await reasons("c3")).toEqual([
       { refusedReasonLocalized: { en_US: "Wet", de_DE: "Nass" }, active: true, refusedReason: "Wet" },
     ]);
-    expect(await failure(put({ version: 2, refusedReasons: [] }))).toMatchObject({
+    expect(await rpcFailure(put({ version: 2, refusedReasons: [] }))).toMatchObject({
       code: Code.Aborted,
       detail: { code: "VERSION_CONFLICT", requestVersion: 2n, version: 1n },
     });
@@ -686,7 +683,7 @@ describe("a caller token", () => {
     const asCaller = createRpcClient(ReturnsService, svc.rpcUrl, async () => token);
     // The token names one tenant: the call needs no tenant header.
     expect((await asCaller.getItemReturnJob({ id: job.id })).itemReturnJob!.id).toBe(job.id);
-    expect(await failure(asCaller.getItemReturnJob({ id: job.id }, opts("k2")))).toMatchObject({
+    expect(await rpcFailure(asCaller.getItemReturnJob({ id: job.id }, opts("k2")))).toMatchObject({
       code: Code.PermissionDenied,
       detail: { code: "TENANT_NOT_GRANTED" },
     });

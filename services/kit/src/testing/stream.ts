@@ -1,6 +1,7 @@
 /** Events in a service test's stream: what the service emitted, and what a test publishes for it to consume. */
 import type { EventEnvelope } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import { headers } from "@nats-io/transport-node";
+import { expect } from "vitest";
 import { buildEnvelope, type DomainEvent, decodeEnvelope, encodeEnvelope } from "../events/envelope.ts";
 import { type Nats, subjectFor, TENANT_HEADER } from "../events/nats.ts";
 import { newId } from "../ids.ts";
@@ -30,6 +31,17 @@ export async function entityEvents(
     .filter((e) => e.entityRef === entityRef)
     .map((e) => [e.type, Number(e.entityVersion)]);
 }
+
+/** Polls `stream` until the events of `entityRef` are `expected` ([type, entity version], in order). */
+export const expectEntityEvents = (
+  nats: Pick<Nats, "jsm">,
+  stream: string,
+  entityRef: string,
+  expected: [string, number][],
+) =>
+  expect
+    .poll(() => entityEvents(nats, stream, entityRef), { timeout: 10_000, interval: 100 })
+    .toEqual(expected);
 
 /**
  * Publishes `event` of `tenant` onto the stream as a producing service's relay does (envelope,
