@@ -17,7 +17,7 @@
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startWebhookReceiver } from "../support/webhook-receiver.ts";
+import { startWebhookReceiver } from "@fop/kit/testing/webhook-receiver";
 import { type ChaosCluster, SERVICES, startCluster } from "./cluster.ts";
 import { Ledger } from "./ledger.ts";
 import { chaosTable, type FaultRow, statusList } from "./report.ts";

@@ -4,9 +4,10 @@
  * exactly one audit record of its creation (none lost, none doubled); every acknowledged pick job
  * reached its webhook subscriber at least once (webhook-id: the event id, deduplicable).
  */
+
+import type { WebhookReceiver } from "@fop/kit/testing/webhook-receiver";
 import pg from "pg";
 import { eventually } from "../support/boot.ts";
-import type { WebhookReceiver } from "../support/webhook-receiver.ts";
 
 export interface LedgerCounts {
   /** Acknowledged writes (201 answered). */

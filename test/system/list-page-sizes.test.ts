@@ -6,10 +6,10 @@
  * default, so the default page is visibly cut. The expected figures are the spec's, written here.
  */
 import { SUBSCRIBABLE_EVENTS } from "@fop/contracts/event-kinds";
+import { startWebhookReceiver, type WebhookReceiver } from "@fop/kit/testing/webhook-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { eventually, type System, startSystem } from "../support/system.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 /** The spec's Limits: REST list pages default 25, at most 500. */
 const LIST = { default: 25, maximum: 500 };

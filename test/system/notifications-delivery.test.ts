@@ -6,13 +6,14 @@
  * gets the event exactly once more after backoff; a receiver that is down for good ends in the dead
  * letters; a receiver that hangs delays nobody else.
  */
+
+import { startWebhookReceiver, type WebhookReceiver } from "@fop/kit/testing/webhook-receiver";
 import { type MailCapture, startMailCapture } from "@fop/notifications/dev/mail-capture";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { referenceErrors, referenceMissing } from "../support/reference.ts";
 import { eventually, type System, startSystem } from "../support/system.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 let sys: System;
 let api: ReturnType<System["as"]>;

@@ -8,13 +8,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { startTestService } from "@fop/kit/testing/service";
+import { startWebhookReceiver, type WebhookReceiver } from "@fop/kit/testing/webhook-receiver";
 import type { Worker } from "@fop/kit/worker";
 import { notificationsService } from "@fop/notifications";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { eventually, type System, startSystem } from "../support/system.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 let sys: System;
 let hooks: WebhookReceiver;

@@ -22,6 +22,7 @@
  * - nothing is dead-lettered, in any service.
  */
 import { decodeEnvelope } from "@fop/kit/events/envelope";
+import { startWebhookReceiver, type WebhookReceiver } from "@fop/kit/testing/webhook-receiver";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import pg from "pg";
@@ -38,7 +39,6 @@ import {
   type System,
   startSystem,
 } from "../support/system.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 const REPLICAS = 3;
 const SERVICES = SERVICE_NAMES;

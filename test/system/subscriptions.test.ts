@@ -7,6 +7,8 @@
  * dead letters; the supported events; permissions; a deleted subscription gets no more deliveries;
  * the live notification stream's auth and heartbeat. (The delivery itself: notifications-delivery.)
  */
+
+import { startWebhookReceiver, type WebhookReceiver } from "@fop/kit/testing/webhook-receiver";
 import {
   FftApiClient,
   FftSubscriptionService,
@@ -16,7 +18,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../support/fixtures.ts";
 import { type ApiResponse, eventually, type System, startSystem } from "../support/system.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 let sys: System;
 let api: ReturnType<System["as"]>;

@@ -7,6 +7,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { catalogFacilities, facilitiesConfig } from "@fop/contracts/clients/facilities";
 import { SERVICE_PORTS } from "@fop/contracts/service-ports";
 import { env } from "@fop/kit/config";
+import { AppError } from "@fop/kit/errors";
 import type { RpcCredentials } from "@fop/kit/rpc/auth";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { ServiceModule } from "@fop/kit/service";
@@ -29,7 +30,11 @@ const config = {
   ICON_MAX_BYTES: env.int("largest icon accepted, bytes", 256 * 1024, 1, 16 * 1024 * 1024),
 };
 
-/** One GetPickJob call for a job the projection has not seen (NOT_FOUND: no such job). */
+/**
+ * One GetPickJob call for a job the projection has not seen (NOT_FOUND: no such job). The facility
+ * is the message's typed `facility_ref`; a picking that does not send it yet (older than loadunits
+ * during a rolling deploy: deploy picking first) makes the call 503, retryable, never a guess.
+ */
 export function pickingPickJobs(pickingUrl: string, credentials: RpcCredentials): PickJobSource {
   const picking = createRpcClient(PickingService, pickingUrl, credentials);
   return {
@@ -38,8 +43,13 @@ export function pickingPickJobs(pickingUrl: string, credentials: RpcCredentials)
         const res = await picking.getPickJob({ id }, callOptions(ctx));
         const job = res.pickJob;
         if (!job) return undefined;
-        const doc = JSON.parse(Buffer.from(job.documentJson).toString("utf8")) as { facilityRef: string };
-        return { id: job.id, facilityRef: doc.facilityRef, status: job.status, version: Number(job.version) };
+        if (!job.facilityRef) {
+          throw new AppError("unavailable", {
+            code: "PICKING_OUTDATED",
+            description: "The picking service answered a pick job without its facility_ref; retry shortly.",
+          });
+        }
+        return { id: job.id, facilityRef: job.facilityRef, status: job.status, version: Number(job.version) };
       } catch (err) {
         if (ConnectError.from(err).code === Code.NotFound) return undefined;
         throw err;

@@ -1,13 +1,21 @@
-/** LoadUnitsService over a real Connect client and Postgres: ListLoadUnitsOfPickJobs, BatchGetStacks. */
+/**
+ * LoadUnitsService over a real Connect client, Postgres and JetStream: ListLoadUnitsOfPickJobs,
+ * BatchGetStacks, and the pick job projection kept by picking's events.
+ */
 import { randomBytes } from "node:crypto";
+import { create } from "@bufbuild/protobuf";
+import { query } from "@fop/kit/db/sql";
 import { newId } from "@fop/kit/ids";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
 import { countingDeps, expectTooManyIds, rpcContext, testCredentials } from "@fop/kit/testing/rpc";
 import { startTestService } from "@fop/kit/testing/service";
+import { consumedUpTo, publishEvent } from "@fop/kit/testing/stream";
 import { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
+import { PickJobSchema } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { PICK_JOBS_CONSUMER } from "../src/events/pickjobs.consumer.ts";
 import { loadUnitsService } from "../src/service.ts";
 import type { LoadUnitsDeps } from "../src/usecases/deps.ts";
 import { listLoadUnitsOfPickJobs } from "../src/usecases/loadunits.ts";
@@ -133,5 +141,51 @@ describe("BatchGetStacks", () => {
     expect(statements[0]!.text).toMatch(/tenant_id = \$1 and id = any\(\$2::uuid\[\]\)/);
     expect(await batchGetStacks(deps, ctx("t3"), [])).toEqual([]);
     expect(statements).toHaveLength(1);
+  });
+});
+
+describe("the pick job projection (loadunits-pickjobs)", () => {
+  /** Publishes a PICK_JOB_* event as picking does; `facilityRef` undefined: one from before PickJob had it. */
+  const pickJobEvent = (tenant: string, id: string, version: number, status: string, facilityRef?: string) =>
+    publishEvent(svc.base.nats, `l${suffix}.events`, tenant, {
+      type: version === 1 ? "PICK_JOB_CREATED" : "PICK_JOB_STARTED",
+      entityType: "PICK_JOB",
+      entityRef: id,
+      entityVersion: version,
+      entityCreated: new Date(),
+      payload: {
+        schema: PickJobSchema,
+        message: create(PickJobSchema, {
+          id,
+          version: BigInt(version),
+          status,
+          facilityRef,
+          // The document says another facility: the projection must not read it.
+          documentJson: Buffer.from(JSON.stringify({ id, version, status, facilityRef: "from-the-json" })),
+        }),
+      },
+    });
+  const projected = (tenant: string, id: string) =>
+    query<{ facility_ref: string; status: string; version: number }>(svc.deps.db, {
+      text: "select facility_ref, status, version from loadunits.pick_job_ref where tenant_id = $1 and id = $2",
+      params: [tenant, id],
+    }).then((rows) => rows[0]);
+
+  it("takes the facility from the typed facility_ref; an event without it moves a known job and adds no unknown one", async () => {
+    const [known, unknown] = [newId(), newId()];
+    const facility = newId();
+    await pickJobEvent("p1", known, 1, "OPEN", facility);
+    await expect
+      .poll(() => projected("p1", known), { timeout: 10_000 })
+      .toEqual({ facility_ref: facility, status: "OPEN", version: 1 });
+    // From before the field: the status and version move, the facility stays.
+    await pickJobEvent("p1", known, 2, "IN_PROGRESS");
+    await expect
+      .poll(() => projected("p1", known), { timeout: 10_000 })
+      .toEqual({ facility_ref: facility, status: "IN_PROGRESS", version: 2 });
+    // A job the projection has not seen, from before the field: not added (GetPickJob answers it on first use).
+    const { seq } = await pickJobEvent("p1", unknown, 1, "OPEN");
+    await consumedUpTo(svc.base.nats, STREAM, PICK_JOBS_CONSUMER, seq);
+    expect(await projected("p1", unknown)).toBeUndefined();
   });
 });

@@ -1,12 +1,14 @@
-/** PickingService over a real Connect client and Postgres: BatchGetPickJobs. */
+/** PickingService over a real Connect client, Postgres and JetStream: the PickJob envelope, BatchGetPickJobs. */
 import { randomBytes } from "node:crypto";
+import { anyUnpack } from "@bufbuild/protobuf/wkt";
 import { newId } from "@fop/kit/ids";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
 import { countingDeps, expectTooManyIds, rpcContext, testCredentials } from "@fop/kit/testing/rpc";
 import { startTestService } from "@fop/kit/testing/service";
-import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
+import { streamEvents } from "@fop/kit/testing/stream";
+import { PickingService, PickJobSchema } from "@fop/proto/fop/picking/v1/picking_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { pickingService } from "../src/service.ts";
 import type { PickingDeps } from "../src/usecases/deps.ts";
@@ -59,6 +61,36 @@ const createJob = async (tenant: string, tenantOrderId: string) =>
 const batch = (tenant: string, ids: string[]) => client().batchGetPickJobs({ ids }, callOptions(ctx(tenant)));
 const doc = (j: { documentJson: Uint8Array }) =>
   JSON.parse(Buffer.from(j.documentJson).toString("utf8")) as { id: string; tenantOrderId: string };
+
+describe("the PickJob message", () => {
+  it("carries the job's facility as the typed facility_ref: in the answers and in the events other services consume", async () => {
+    const facilityRef = newId();
+    const body = {
+      facilityRef,
+      orderDate: "2026-03-01T09:00:00.000Z",
+      pickLineItems: [{ article: { tenantArticleId: "A", title: "Apple" }, quantity: 1 }],
+    };
+    const created = (await client().createPickJob({ body }, callOptions(ctx("f1")))).pickJob!;
+    expect(created.facilityRef).toBe(facilityRef);
+    const { id } = created;
+    expect((await client().getPickJob({ id }, callOptions(ctx("f1")))).pickJob!.facilityRef).toBe(
+      facilityRef,
+    );
+    expect((await batch("f1", [id])).pickJobs[0]!.facilityRef).toBe(facilityRef);
+    const started = (
+      await client().pickJobAction({ id, action: { name: "START", version: 1 } }, callOptions(ctx("f1")))
+    ).pickJob!;
+    expect(started.facilityRef).toBe(facilityRef);
+    const published = async () =>
+      (await streamEvents(svc.base.nats, `PICKING_T_${suffix.toUpperCase()}`))
+        .filter((e) => e.entityRef === id)
+        .map((e) => [e.type, anyUnpack(e.payload!, PickJobSchema)?.facilityRef]);
+    await expect.poll(published, { timeout: 10_000 }).toEqual([
+      ["PICK_JOB_CREATED", facilityRef],
+      ["PICK_JOB_STARTED", facilityRef],
+    ]);
+  });
+});
 
 describe("BatchGetPickJobs", () => {
   it("answers the caller's jobs among the ids, each once, as GetPickJob does; unknown, malformed and other tenants' ids are left out", async () => {

@@ -1,20 +1,18 @@
-/** A worker module for the worker pool's tests: tasks that answer, spin, fail and crash. */
+/** A worker module for the tenant pool's tests: tasks that answer, spin, fail and crash. */
 import { getPriority } from "node:os";
-import { serveTasks, threadId } from "../worker-pool.ts";
+import { poolTask, threadId } from "../tenant-pool.ts";
 
-serveTasks({
-  echo: (p: { value: unknown }) => ({ value: p.value }),
-  /** Busy for `ms` milliseconds of CPU (blocks this worker's thread, as a render would). */
-  spin: (p: { ms: number; value?: unknown }) => {
-    const until = Date.now() + p.ms;
-    while (Date.now() < until) {}
-    return { value: p.value };
-  },
-  bytes: (p: { size: number }) => ({ content: new Uint8Array(p.size).fill(7) }),
-  fail: () => {
-    throw new Error("no luck");
-  },
-  crash: () => process.exit(3),
-  /** This worker thread's nice value. */
-  nice: () => ({ value: getPriority(threadId()) }),
+export const echo = poolTask((p: { value: unknown }) => ({ value: p.value }));
+/** Busy for `ms` milliseconds of CPU (blocks this worker's thread, as a render would). */
+export const spin = poolTask((p: { ms: number; value?: unknown }) => {
+  const until = Date.now() + p.ms;
+  while (Date.now() < until) {}
+  return { value: p.value };
 });
+export const bytes = poolTask((p: { size: number }) => ({ content: new Uint8Array(p.size).fill(7) }));
+export const fail = poolTask(() => {
+  throw new Error("no luck");
+});
+export const crash = poolTask(() => process.exit(3));
+/** This worker thread's nice value. */
+export const nice = poolTask(() => ({ value: getPriority(threadId()) }));

@@ -35,6 +35,17 @@ export function countingDeps<D extends { db: SqlPool }>(deps: D): { deps: D; sta
   return { deps: { ...deps, db }, statements };
 }
 
+/** How `call` failed: its Connect code and error detail (fails the test if it succeeded). */
+export async function rpcFailure(call: Promise<unknown>) {
+  const err = ConnectError.from(await call.then(() => expect.unreachable()).catch((e: unknown) => e));
+  return { code: err.code, detail: err.findDetails(ErrorDetailSchema)[0] };
+}
+
+/** Expects `call` to be refused as bad input: InvalidArgument with `code`, naming `field`. */
+export async function expectInvalid(call: Promise<unknown>, code: string, field: string): Promise<void> {
+  expect(await rpcFailure(call), code).toMatchObject({ code: Code.InvalidArgument, detail: { code, field } });
+}
+
 /** Expects `call` to fail as a batch of too many ids: InvalidArgument, TOO_MANY_IDS naming `field`. */
 export async function expectTooManyIds(call: Promise<unknown>, field: string): Promise<void> {
   const err = ConnectError.from(await call.catch((e: unknown) => e));

@@ -330,21 +330,36 @@ export async function loadPickJobRefs(db: Db, tenant: string, ids: string[]): Pr
   });
 }
 
+/** A pick job's state as an event or picking's answer carries it; `facilityRef` absent: an event from before PickJob had it. */
+export type PickJobEventRow = Omit<PickJobRef, "facilityRef"> & {
+  tenant: string;
+  facilityRef: string | undefined;
+};
+
 /**
  * Upserts pick jobs into the projection; a row only moves forward (a higher version). Each
- * (tenant, id) at most once per statement: callers pass the newest state of each.
+ * (tenant, id) at most once per statement: callers pass the newest state of each. A row without a
+ * facility moves the status and version of a job the projection has (its facility never changes)
+ * and adds nothing otherwise.
  */
-export function upsertPickJobRefsStatement(rows: (PickJobRef & { tenant: string })[]): Sql {
+export function upsertPickJobRefsStatement(rows: PickJobEventRow[]): Sql {
   return {
-    text: `insert into pick_job_ref (tenant_id, id, facility_ref, status, version)
-      select * from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::int[])
+    text: `with incoming (tenant_id, id, facility_ref, status, version) as (
+        select * from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::int[])
+      ), moved as (
+        update pick_job_ref p set status = i.status, version = i.version
+          from incoming i
+          where i.facility_ref is null and p.tenant_id = i.tenant_id and p.id = i.id and p.version < i.version
+      )
+      insert into pick_job_ref (tenant_id, id, facility_ref, status, version)
+      select * from incoming where facility_ref is not null
       on conflict (tenant_id, id) do update
         set facility_ref = excluded.facility_ref, status = excluded.status, version = excluded.version
         where pick_job_ref.version < excluded.version`,
     params: [
       rows.map((r) => r.tenant),
       rows.map((r) => r.id),
-      rows.map((r) => r.facilityRef),
+      rows.map((r) => r.facilityRef ?? null),
       rows.map((r) => r.status),
       rows.map((r) => r.version),
     ],

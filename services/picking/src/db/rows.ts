@@ -152,10 +152,13 @@ export interface StoredDocument {
   id: string;
   version: number;
   status: string;
+  /** The job's facility (its derived column), for the message's typed envelope. */
+  facilityRef: string;
   json: string;
 }
 
-const JOB_DOCUMENT = "select id, version, status, doc::text as json from pick_job";
+const JOB_DOCUMENT =
+  'select id, version, status, facility_ref as "facilityRef", doc::text as json from pick_job';
 
 /** A job's document as JSON text (a read: nothing parses or re-serializes it). */
 export async function loadJobDocument(

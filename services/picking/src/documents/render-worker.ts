@@ -1,5 +1,5 @@
 /** The worker thread that renders pick job documents (see documents/renderer.ts). */
-import { serveTasks } from "@fop/kit/worker-pool";
+import { poolTask } from "@fop/kit/tenant-pool";
 import type { PickJob } from "../domain/types.ts";
 import { type DocumentKind, hasDocument, renderDocument } from "./pdf.ts";
 
@@ -12,11 +12,9 @@ export interface RenderTask {
   locale?: string | undefined;
 }
 
-serveTasks({
-  /** The document, or undefined when the job has none of this kind. */
-  render: (t: RenderTask) => {
-    const job = JSON.parse(t.jobJson) as PickJob;
-    if (!hasDocument(job, t.kind)) return undefined;
-    return renderDocument(job, t.kind, new Date(t.nowMs), { locale: t.locale });
-  },
+/** The document, or undefined when the job has none of this kind. */
+export const render = poolTask((t: RenderTask) => {
+  const job = JSON.parse(t.jobJson) as PickJob;
+  if (!hasDocument(job, t.kind)) return undefined;
+  return renderDocument(job, t.kind, new Date(t.nowMs), { locale: t.locale });
 });

@@ -1,5 +1,5 @@
 /**
- * Rendering pick job documents off the service's event loop: a kit WorkerPool running
+ * Rendering pick job documents off the service's event loop: a kit TenantPool (piscina) running
  * render-worker.ts, at most DOCUMENT_RENDERS_PER_TENANT renders of one tenant at once and
  * DOCUMENT_RENDER_QUEUE_PER_TENANT waiting (beyond: 429), dropped or stopped once the caller's
  * deadline passes (503), in threads of lower scheduling priority (DOCUMENT_RENDER_NICE). Outcomes are counted in fop_document_renders_total{outcome}.
@@ -7,7 +7,7 @@
 import type { RequestContext } from "@fop/kit/context";
 import { currentCall } from "@fop/kit/deadline";
 import { createCounter, type Metrics } from "@fop/kit/metrics";
-import { WorkerPool } from "@fop/kit/worker-pool";
+import { TenantPool } from "@fop/kit/tenant-pool";
 import type { DocumentKind } from "./pdf.ts";
 import type { RenderTask } from "./render-worker.ts";
 
@@ -42,7 +42,7 @@ export interface RendererOptions {
   workers: number;
   perTenant: number;
   queuePerTenant: number;
-  /** The render threads' nice value (kit WorkerPool). */
+  /** The render threads' nice value (kit TenantPool). */
   nice?: number;
   metrics?: Metrics;
 }
@@ -56,7 +56,7 @@ export function pooledRenderer(opts: RendererOptions): DocumentRenderer {
         ["outcome"],
       )
     : undefined;
-  const pool = new WorkerPool({
+  const pool = new TenantPool({
     // Beside this module: render-worker.ts from source, render-worker.js from dist/.
     module: new URL(`./render-worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url),
     size: opts.workers,

@@ -8,12 +8,13 @@ import type {
 import type { PickingConfiguration } from "../domain/picking-config.ts";
 import type { PickJob, PickRun } from "../domain/types.ts";
 
-/** Pick job -> its RPC message: typed envelope + the read-model document. */
+/** Pick job -> its RPC message (and event payload): typed envelope (with the refs other services need) + the read-model document. */
 export function toPickJobMessage(job: PickJob): MessageInitShape<typeof PickJobSchema> {
   return {
     id: job.id,
     version: BigInt(job.version),
     status: job.status,
+    facilityRef: job.facilityRef,
     documentJson: documentJson(job),
   };
 }
@@ -23,11 +24,13 @@ export const storedPickJobMessage = (doc: {
   id: string;
   version: number;
   status: string;
+  facilityRef: string;
   json: string;
 }): MessageInitShape<typeof PickJobSchema> => ({
   id: doc.id,
   version: BigInt(doc.version),
   status: doc.status,
+  facilityRef: doc.facilityRef,
   documentJson: Buffer.from(doc.json, "utf8"),
 });
 

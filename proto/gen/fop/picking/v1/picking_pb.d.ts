@@ -54,6 +54,16 @@ export declare type PickJob = Message<"fop.picking.v1.PickJob"> & {
    * @generated from field: bytes document_json = 5;
    */
   documentJson: Uint8Array;
+
+  /**
+   * The facility the job is picked in (the document's facilityRef; it never changes), for the
+   * services that need it (loadunits' pick job projection): they read this, never the document.
+   * Always set by picking since issue 29; absent in events published before (see
+   * services/loadunits/src/events/pickjobs.consumer.ts for how those are read).
+   *
+   * @generated from field: optional string facility_ref = 6;
+   */
+  facilityRef?: string | undefined;
 };
 
 /**

@@ -1,4 +1,4 @@
-/** A local webhook receiver for the system tests: records every request and answers as told per path. */
+/** A local webhook receiver for tests (outside the system under test): records every request and answers as told per path. */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 

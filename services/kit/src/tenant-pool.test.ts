@@ -1,12 +1,12 @@
 import { getPriority } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
-import { type TaskOutcome, threadId, WorkerPool } from "./worker-pool.ts";
+import { type TaskOutcome, TenantPool, threadId } from "./tenant-pool.ts";
 
 const MODULE = new URL("./testing/pool-worker.ts", import.meta.url);
-const pools: WorkerPool[] = [];
-function pool(opts: Partial<ConstructorParameters<typeof WorkerPool>[0]> = {}) {
+const pools: TenantPool[] = [];
+function pool(opts: Partial<ConstructorParameters<typeof TenantPool>[0]> = {}) {
   const outcomes: TaskOutcome[] = [];
-  const p = new WorkerPool({
+  const p = new TenantPool({
     module: MODULE,
     size: 2,
     perKey: 1,
@@ -27,7 +27,7 @@ const code = (promise: Promise<unknown>) =>
     (e: { code?: string }) => e.code,
   );
 
-describe("WorkerPool", () => {
+describe("TenantPool", () => {
   it("runs tasks in worker threads and transfers byte results", async () => {
     const { p, outcomes } = pool();
     expect(await p.run("echo", { value: { a: [1] } }, { key: "t" })).toEqual({ value: { a: [1] } });
@@ -82,6 +82,21 @@ describe("WorkerPool", () => {
     expect(await third.run("echo", { value: 3 })).toEqual({ value: 3 });
     await expect(third.run("echo", {})).rejects.toThrow(/at most one task/);
     expect(outcomes).toEqual(["rejected", "done", "done"]);
+  });
+
+  it("bounds the instance: past maxQueue waiting in all, any key is refused at once (429)", async () => {
+    const { p, outcomes } = pool({ size: 1, perKey: 1, perKeyQueue: 5, maxQueue: 2 });
+    const a = p.admit({ key: "a" });
+    p.admit({ key: "b" });
+    expect(() => p.admit({ key: "c" })).toThrow(
+      expect.objectContaining({
+        code: "TOO_MANY_TASKS",
+        description: expect.stringMatching(/on this instance/),
+      }),
+    );
+    a.release();
+    expect(p.admit({ key: "c" })).toBeDefined();
+    expect(outcomes).toEqual(["rejected"]);
   });
 
   it("drops a waiting task whose caller gave up, without running it", async () => {
