@@ -187,11 +187,15 @@ describe("plain gRPC with @grpc/grpc-js (h2c, insecure credentials)", () => {
   it("catalog: CreateCategory then GetCategory", async () => {
     const catalog = clientOf(ctorOf(pkg, SERVICES.catalog.service), "catalog");
     const created = await call(catalog, "CreateCategory", {
-      tenantCategoryId: "GRPC-1",
-      nameLocalized: { en_US: "Over gRPC" },
-      customAttributes: { fields: { source: { stringValue: "grpc-js" } } },
+      body: {
+        fields: {
+          tenantCategoryId: { stringValue: "GRPC-1" },
+          nameLocalized: { structValue: { fields: { en_US: { stringValue: "Over gRPC" } } } },
+          customAttributes: { structValue: { fields: { source: { stringValue: "grpc-js" } } } },
+        },
+      },
     });
-    expect(created.category).toMatchObject({ version: "1" });
+    expect(created.category).toMatchObject({ version: "1", tenantCategoryId: "GRPC-1" });
     categoryId = created.category.id;
     const got = await call(catalog, "GetCategory", { id: created.category.id });
     expect(got.category.id).toBe(created.category.id);
@@ -418,7 +422,15 @@ describe("gRPC server reflection through grpc-js", () => {
     );
     const catalog = clientOf(ctorOf(reflected, "fop.catalog.v1.CatalogService"), "catalog");
     const created = await call(catalog, "CreateCategory", {
-      name_localized: [{ key: "de_DE", value: "Reflektiert" }],
+      // (a descriptor set read as it is: maps as arrays of entries, fields in snake_case)
+      body: {
+        fields: [
+          {
+            key: "nameLocalized",
+            value: { struct_value: { fields: [{ key: "de_DE", value: { string_value: "Reflektiert" } }] } },
+          },
+        ],
+      },
     });
     const got = await call(catalog, "GetCategory", { id: created.category.id });
     expect(JSON.parse(got.category.document_json.toString("utf8")).nameLocalized).toEqual({
@@ -441,7 +453,10 @@ describe("gRPC-web and Connect (connect-node over HTTP/2: the RPC port is h2c on
       CatalogService,
       createConnectTransport({ baseUrl: url, httpVersion: "2", interceptors }),
     );
-    const created = await grpcWeb.createCategory({ nameLocalized: { en_US: "Over gRPC-web" } }, { headers });
+    const created = await grpcWeb.createCategory(
+      { body: { nameLocalized: { en_US: "Over gRPC-web" } } },
+      { headers },
+    );
     const got = await connect.getCategory({ id: created.category!.id }, { headers });
     expect(got.category?.version).toBe(1n);
     expect(JSON.parse(new TextDecoder().decode(got.category!.documentJson)).nameLocalized).toEqual({
@@ -495,7 +510,7 @@ describe("authentication of direct calls", () => {
     const err = await refused(
       catalog,
       "CreateCategory",
-      { tenantCategoryId: "NO-TOKEN" },
+      { body: { fields: { tenantCategoryId: { stringValue: "NO-TOKEN" } } } },
       withToken(undefined),
     );
     expect(err.code).toBe(grpc.status.UNAUTHENTICATED);

@@ -35,13 +35,13 @@ describe("CatalogService over Connect", () => {
   it("creates and reads a category, scoped to the calling tenant", async () => {
     const client = createRpcClient(CatalogService, svc.rpcUrl, testCredentials);
     const { category } = await client.createCategory(
-      { nameLocalized: { en_US: "Tea" }, tenantCategoryId: "TEA" },
+      { body: { nameLocalized: { en_US: "Tea" }, tenantCategoryId: "TEA" } },
       callOptions(ctx("t1")),
     );
     // Answers carry id, version and the REST read model as JSON bytes (catalog.proto).
     const doc = (c: { documentJson: Uint8Array } | undefined) =>
       JSON.parse(Buffer.from(c!.documentJson).toString("utf8"));
-    expect(category).toMatchObject({ version: 1n });
+    expect(category).toMatchObject({ version: 1n, tenantCategoryId: "TEA" });
     expect(doc(category)).toMatchObject({ id: category!.id, version: 1, tenantCategoryId: "TEA" });
     const read = (await client.getCategory({ id: category!.id }, callOptions(ctx("t1")))).category;
     expect(doc(read)).toEqual(doc(category));
@@ -129,7 +129,7 @@ describe("search cursors over the wire", () => {
   it("SearchCategories answers one cursor per category only when asked", async () => {
     const client = createRpcClient(CatalogService, svc.rpcUrl, testCredentials);
     for (const name of ["A", "B", "C"]) {
-      await client.createCategory({ nameLocalized: { en_US: name } }, callOptions(ctx("sc1")));
+      await client.createCategory({ body: { nameLocalized: { en_US: name } } }, callOptions(ctx("sc1")));
     }
     const plain = await client.searchCategories({ search: { size: 2 } }, callOptions(ctx("sc1")));
     expect(plain.categories).toHaveLength(2);

@@ -2,7 +2,6 @@
 import { FacilityListFilters } from "@fop/contracts/facilities";
 import { invalid, notFound } from "@fop/kit/errors";
 import { idOrUrn } from "../../plugins/urn.ts";
-import { toCreateCategoryRequest, toReplaceCategoryRequest } from "../../routes/categories/map.ts";
 import {
   Category,
   CategoryForCreation,
@@ -102,7 +101,7 @@ export const catalog: GraphModule = {
       createCategory: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "CATEGORY_WRITE");
         const body = validated(CategoryForCreation, a.input);
-        const res = await c.clients.catalog.createCategory(toCreateCategoryRequest(body as never), rpc(c));
+        const res = await c.clients.catalog.createCategory({ body }, rpc(c));
         return parseDocument(res.category?.documentJson);
       },
       replaceCategory: async (_: unknown, a: Args, c: GqlContext) => {
@@ -116,10 +115,7 @@ export const catalog: GraphModule = {
             "input.id",
           );
         }
-        const res = await c.clients.catalog.replaceCategory(
-          toReplaceCategoryRequest(id, body as never),
-          rpc(c),
-        );
+        const res = await c.clients.catalog.replaceCategory({ id, body }, rpc(c));
         return parseDocument(res.category?.documentJson);
       },
       deleteCategory: async (_: unknown, a: Args, c: GqlContext) => {

@@ -6,7 +6,6 @@ import { errorResponses, ListQuery, listPage, plainJson } from "../../schemas/co
 import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
-import { toCreateCategoryRequest, toReplaceCategoryRequest } from "./map.ts";
 import {
   Category,
   CategoryForCreation,
@@ -56,10 +55,7 @@ export function categoryRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       config: { permissions: ["CATEGORY_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const res = await clients.catalog.createCategory(
-        toCreateCategoryRequest(req.body),
-        callOptions(req.ctx),
-      );
+      const res = await clients.catalog.createCategory({ body: req.body }, callOptions(req.ctx));
       return sendCreated(reply, `${publicUrl}/api/categories`, res.category);
     },
   );
@@ -135,10 +131,7 @@ export function categoryRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
           "/id",
         );
       }
-      const res = await clients.catalog.replaceCategory(
-        toReplaceCategoryRequest(categoryId, body),
-        callOptions(req.ctx),
-      );
+      const res = await clients.catalog.replaceCategory({ id: categoryId, body }, callOptions(req.ctx));
       return sendDocument(reply, res.category?.documentJson);
     },
   );

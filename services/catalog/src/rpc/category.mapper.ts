@@ -1,17 +1,14 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { toTimestamp } from "@fop/kit/rpc/proto";
 import type { CategorySchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import { categoryJson } from "../db/category.rows.ts";
 import type { Category } from "../domain/category.ts";
 
-/** Category -> its RPC message (fields listed explicitly). */
+/** Category -> its RPC message and event payload: the envelope (id, version, tenantCategoryId) and the read model as JSON. */
 export function toCategoryMessage(c: Category): MessageInitShape<typeof CategorySchema> {
   return {
     id: c.id,
     version: BigInt(c.version),
-    created: toTimestamp(c.created),
-    lastModified: toTimestamp(c.lastModified),
     tenantCategoryId: c.tenantCategoryId ?? undefined,
-    nameLocalized: c.nameLocalized,
-    customAttributes: c.customAttributes ?? undefined,
+    documentJson: categoryJson(c),
   };
 }

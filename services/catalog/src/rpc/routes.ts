@@ -8,17 +8,18 @@ import { FacilityGroupListFilters, FacilityListFilters } from "@fop/contracts/fa
 import { invalid } from "@fop/kit/errors";
 import { lookupTable } from "@fop/kit/lookup";
 import { listCall } from "@fop/kit/rpc/filters";
+import { structDocument } from "@fop/kit/rpc/proto";
 import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
-import { categoryJson } from "../db/category.rows.ts";
-import type { Category } from "../domain/category.ts";
+import type { CategoryInput } from "../domain/category.ts";
 import { MODIFIABLE_FIELDS, type ModifiableField } from "../domain/facility.ts";
 import type { FacilityGroup, FacilityGroupInput, GroupAction } from "../domain/facility-group.ts";
 import * as categories from "../usecases/categories.ts";
 import type { CatalogDeps } from "../usecases/deps.ts";
 import * as facilities from "../usecases/facilities.ts";
 import * as groups from "../usecases/facility-groups.ts";
+import { toCategoryMessage } from "./category.mapper.ts";
 import { fromFacilityMessage, toFacilityMessage } from "./facility.mapper.ts";
 import { toFacilityGroupMessage } from "./facility-group.mapper.ts";
 
@@ -33,11 +34,11 @@ const MASK_FIELDS = lookupTable<ModifiableField>({
   custom_attributes: "customAttributes",
 });
 
-/** A category as RPC answers carry it: id, version and the read model as JSON (see catalog.proto). */
-const categoryOut = (c: Category) => ({
-  id: c.id,
-  version: BigInt(c.version),
-  documentJson: categoryJson(c),
+/** A CategoryForCreation/-Update body as the domain takes it (the gateway checked its shape). */
+const categoryInput = (b: JsonObject): CategoryInput => ({
+  tenantCategoryId: b.tenantCategoryId as string | undefined,
+  nameLocalized: (b.nameLocalized ?? {}) as Record<string, string>,
+  customAttributes: (b.customAttributes ?? null) as JsonObject | null,
 });
 
 /** A FacilityGroupForCreation/-Update body as the domain takes it (the gateway checked its shape). */
@@ -55,29 +56,36 @@ export function catalogRoutes(deps: CatalogDeps) {
       async listCategories(req, hctx) {
         const { size, startAfterId } = listPage(req.page);
         const list = await categories.listCategories(deps, requestContext(hctx), size, startAfterId);
-        return { categories: list.map(categoryOut) };
+        return { categories: list.map(toCategoryMessage) };
       },
       async createCategory(req, hctx) {
-        const c = await categories.createCategory(deps, requestContext(hctx), {
-          tenantCategoryId: req.tenantCategoryId,
-          nameLocalized: req.nameLocalized,
-          customAttributes: req.customAttributes ?? null,
-        });
-        return { category: categoryOut(c) };
+        const c = await categories.createCategory(
+          deps,
+          requestContext(hctx),
+          categoryInput(structDocument(req.body)),
+        );
+        return { category: toCategoryMessage(c) };
       },
       async getCategory(req, hctx) {
-        return { category: categoryOut(await categories.getCategory(deps, requestContext(hctx), req.id)) };
+        return {
+          category: toCategoryMessage(await categories.getCategory(deps, requestContext(hctx), req.id)),
+        };
       },
       async replaceCategory(req, hctx) {
-        const c = await categories.replaceCategory(deps, requestContext(hctx), req.id, Number(req.version), {
-          tenantCategoryId: req.tenantCategoryId,
-          nameLocalized: req.nameLocalized,
-          customAttributes: req.customAttributes ?? null,
-        });
-        return { category: categoryOut(c) };
+        const body = structDocument(req.body);
+        const c = await categories.replaceCategory(
+          deps,
+          requestContext(hctx),
+          req.id,
+          Number(body.version),
+          categoryInput(body),
+        );
+        return { category: toCategoryMessage(c) };
       },
       async deleteCategory(req, hctx) {
-        return { category: categoryOut(await categories.deleteCategory(deps, requestContext(hctx), req.id)) };
+        return {
+          category: toCategoryMessage(await categories.deleteCategory(deps, requestContext(hctx), req.id)),
+        };
       },
       async searchCategories(req, hctx) {
         const result = await categories.searchCategories(
@@ -86,7 +94,7 @@ export function catalogRoutes(deps: CatalogDeps) {
           searchParams(req.search),
         );
         return {
-          categories: result.rows.map(categoryOut),
+          categories: result.rows.map(toCategoryMessage),
           ...pageOut(result),
         };
       },

@@ -27,7 +27,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A catalog named `name` whose CreateCategory (a write) and GetCategory (a read) sleep as many ms
- * as the request's tenantCategoryId / id say, answer with `name`, and count the calls they ran.
+ * as the request's body.tenantCategoryId / id say, answer with `name`, and count the calls they ran.
  */
 function catalog(name: string) {
   const ran = { create: 0, get: 0 };
@@ -35,7 +35,7 @@ function catalog(name: string) {
     router.service(CatalogService, {
       async createCategory(req) {
         ran.create++;
-        await sleep(Number(req.tenantCategoryId));
+        await sleep(Number(req.body?.tenantCategoryId));
         checkDeadline(); // as a transaction does before its commit: refused once the call is aborted
         return { category: { id: name } };
       },
@@ -71,14 +71,14 @@ describe("a draining service and the kit's client", () => {
     // Open the session, then start a slow write and a slow read on it.
     await client.getCategory({ id: "0" }, callOptions(ctx));
     const running = [
-      client.createCategory({ tenantCategoryId: "400" }, callOptions(ctx)),
+      client.createCategory({ body: { tenantCategoryId: "400" } }, callOptions(ctx)),
       client.getCategory({ id: "400" }, callOptions(ctx)),
     ];
     await sleep(50);
     const drained = old.close();
     // Sent while the old process drains (GOAWAY; its listener closed) and then stops: nothing
     // listens until the successor starts.
-    const during = client.createCategory({ tenantCategoryId: "0" }, callOptions(ctx));
+    const during = client.createCategory({ body: { tenantCategoryId: "0" } }, callOptions(ctx));
     const [write, read] = await Promise.all(running);
     expect([write.category?.id, read.category?.id]).toEqual(["first", "first"]);
     await drained;
@@ -123,7 +123,7 @@ describe("a draining service and the kit's client", () => {
       }),
     );
     await sleep(100);
-    const running = json.createCategory({ tenantCategoryId: "400" }, callOptions(ctx));
+    const running = json.createCategory({ body: { tenantCategoryId: "400" } }, callOptions(ctx));
     await sleep(50);
     const started = Date.now();
     const drained = server.close();
@@ -144,7 +144,7 @@ describe("a draining service and the kit's client", () => {
     });
     const started = Date.now();
     const err = ConnectError.from(
-      await client.createCategory({ tenantCategoryId: "0" }, callOptions(ctx)).catch((e) => e),
+      await client.createCategory({ body: { tenantCategoryId: "0" } }, callOptions(ctx)).catch((e) => e),
     );
     expect(err.code).toBe(Code.Unavailable);
     expect(Date.now() - started).toBeGreaterThanOrEqual(150); // no retry planned beyond the window
@@ -193,7 +193,9 @@ describe("a draining service and the kit's client", () => {
 
     arrived.length = 0;
     breakNext = 1;
-    const write = ConnectError.from(await client.createCategory({ tenantCategoryId: "0" }).catch((e) => e));
+    const write = ConnectError.from(
+      await client.createCategory({ body: { tenantCategoryId: "0" } }).catch((e) => e),
+    );
     expect(write.code).toBe(Code.Unavailable);
     expect(arrived).toEqual([create]);
     expect(ran.create).toBe(0);

@@ -7,8 +7,8 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
-import type { FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Address, ListRequest, PageInfo, SearchRequest } from "../../common/v1/common_pb.js";
+import type { FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
 
 /**
  * Describes the file fop/catalog/v1/catalog.proto.
@@ -16,9 +16,9 @@ import type { Address, ListRequest, PageInfo, SearchRequest } from "../../common
 export declare const file_fop_catalog_v1_catalog: GenFile;
 
 /**
- * Category groups articles; names are localized. RPC answers carry `id`, `version` and
- * `document_json` (the gateway sends those bytes as the response body, unparsed); event payloads
- * carry the typed fields.
+ * Category groups articles; names are localized. A typed envelope (id, version and the ref a URN
+ * names) and `document_json`, the REST read model: the gateway sends those bytes as the response
+ * body, unparsed, and an event's webhook payload is that document.
  *
  * @generated from message fop.catalog.v1.Category
  */
@@ -38,39 +38,11 @@ export declare type Category = Message<"fop.catalog.v1.Category"> & {
   version: bigint;
 
   /**
-   * Set by the service on creation.
-   *
-   * @generated from field: google.protobuf.Timestamp created = 3;
-   */
-  created?: Timestamp | undefined;
-
-  /**
-   * Set by the service on every change.
-   *
-   * @generated from field: google.protobuf.Timestamp last_modified = 4;
-   */
-  lastModified?: Timestamp | undefined;
-
-  /**
    * The tenant's own identifier, unique per tenant.
    *
    * @generated from field: optional string tenant_category_id = 5;
    */
   tenantCategoryId?: string | undefined;
-
-  /**
-   * Locale -> name.
-   *
-   * @generated from field: map<string, string> name_localized = 6;
-   */
-  nameLocalized: { [key: string]: string };
-
-  /**
-   * Free data.
-   *
-   * @generated from field: google.protobuf.Struct custom_attributes = 7;
-   */
-  customAttributes?: JsonObject | undefined;
 
   /**
    * The REST read model (reference schema Category) as UTF-8 JSON.
@@ -127,31 +99,17 @@ export declare type ListCategoriesResponse = Message<"fop.catalog.v1.ListCategor
 export declare const ListCategoriesResponseSchema: GenMessage<ListCategoriesResponse>;
 
 /**
- * CreateCategoryRequest is CategoryForCreation.
+ * CreateCategoryRequest carries a CategoryForCreation body.
  *
  * @generated from message fop.catalog.v1.CreateCategoryRequest
  */
 export declare type CreateCategoryRequest = Message<"fop.catalog.v1.CreateCategoryRequest"> & {
   /**
-   * The tenant's own identifier.
+   * The reference's CategoryForCreation.
    *
-   * @generated from field: optional string tenant_category_id = 1;
+   * @generated from field: google.protobuf.Struct body = 4;
    */
-  tenantCategoryId?: string | undefined;
-
-  /**
-   * Locale -> name.
-   *
-   * @generated from field: map<string, string> name_localized = 2;
-   */
-  nameLocalized: { [key: string]: string };
-
-  /**
-   * Free data.
-   *
-   * @generated from field: google.protobuf.Struct custom_attributes = 3;
-   */
-  customAttributes?: JsonObject | undefined;
+  body?: JsonObject | undefined;
 };
 
 /**
@@ -221,7 +179,7 @@ export declare type GetCategoryResponse = Message<"fop.catalog.v1.GetCategoryRes
 export declare const GetCategoryResponseSchema: GenMessage<GetCategoryResponse>;
 
 /**
- * ReplaceCategoryRequest is CategoryForUpdate: every updatable field is replaced.
+ * ReplaceCategoryRequest carries a CategoryForUpdate body: every updatable field is replaced.
  *
  * @generated from message fop.catalog.v1.ReplaceCategoryRequest
  */
@@ -234,32 +192,12 @@ export declare type ReplaceCategoryRequest = Message<"fop.catalog.v1.ReplaceCate
   id: string;
 
   /**
-   * The version the change is based on; a different current version fails with ABORTED.
+   * The reference's CategoryForUpdate: the fields (one left out is removed) and the version the
+   * change is based on (a different current version fails with ABORTED).
    *
-   * @generated from field: int64 version = 2;
+   * @generated from field: google.protobuf.Struct body = 6;
    */
-  version: bigint;
-
-  /**
-   * The tenant's own identifier; absent removes it.
-   *
-   * @generated from field: optional string tenant_category_id = 3;
-   */
-  tenantCategoryId?: string | undefined;
-
-  /**
-   * Locale -> name.
-   *
-   * @generated from field: map<string, string> name_localized = 4;
-   */
-  nameLocalized: { [key: string]: string };
-
-  /**
-   * Free data; absent removes it.
-   *
-   * @generated from field: google.protobuf.Struct custom_attributes = 5;
-   */
-  customAttributes?: JsonObject | undefined;
+  body?: JsonObject | undefined;
 };
 
 /**
