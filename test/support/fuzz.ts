@@ -12,11 +12,10 @@ import fc from "fast-check";
 import type { System } from "./system.ts";
 
 /**
- * Seed of this run: FUZZ_SEED replays a failure. FUZZ_PATH (the `path` of fast-check's report) goes
- * straight to the failing run and its shrinking; give it with the one test it came from (`-t`).
+ * Seed of this run: FUZZ_SEED replays a failure, the whole run (a request may depend on what earlier
+ * answers showed, so fast-check's `path`, which starts at the failing run, cannot replay it alone).
  */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
-const FUZZ_PATH = process.env.FUZZ_PATH;
 
 /** The hostile JSON values every fuzz plants: wrong types, huge, control characters, injections, ... */
 const FIXED_WEIRD: readonly unknown[] = [
@@ -180,11 +179,6 @@ export function fuzz(
   return self;
 }
 
-/** fast-check's parameters for a fuzz property: the seed (and FUZZ_PATH) replay a run. */
-function fuzzParameters(seed: number, numRuns: number): fc.Parameters<[fc.GeneratorValue]> {
-  return { seed, numRuns, ...(FUZZ_PATH ? { path: FUZZ_PATH } : {}) };
-}
-
 /**
  * Runs `body` as a fast-check property `numRuns` times, each run with `f` bound to its draws, and
  * fails with fast-check's report (seed, path, shrunk counterexample, the error `body` threw).
@@ -200,7 +194,7 @@ export async function fuzzProperty(
       f.bind(g);
       await body();
     }),
-    fuzzParameters(seed, numRuns),
+    { seed, numRuns },
   );
 }
 
