@@ -10,7 +10,7 @@
  * replayed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FuzzRequest, fuzz, FUZZ_SEED as SEED, sendAll } from "../support/fuzz.ts";
+import { type FuzzRequest, fuzz, fuzzRequests, FUZZ_SEED as SEED } from "../support/fuzz.ts";
 import { type System, startSystem } from "../support/system.ts";
 
 const SECRET = "fuzz-secret-7f3a";
@@ -159,7 +159,7 @@ describe(`fuzzing the carrier routes (seed ${SEED})`, () => {
     const sent = new Set<string>();
     const succeeded = new Set<string>();
 
-    const f = fuzz(SEED, [
+    const f = fuzz([
       ourId,
       ourId.toUpperCase(),
       mapping.id,
@@ -415,9 +415,6 @@ describe(`fuzzing the carrier routes (seed ${SEED})`, () => {
           };
       }
     }
-    function* requests(): Generator<FuzzRequest> {
-      for (let i = 0; i < REQUESTS; i++) yield one();
-    }
 
     /** The operation a request names (OpenAPI path), or undefined for a path no route has. */
     const operationOf = (method: string, parts: string[]): string | undefined => {
@@ -515,11 +512,10 @@ describe(`fuzzing the carrier routes (seed ${SEED})`, () => {
       const fault = judge(res, req);
       return fault && `${fault}; request body ${JSON.stringify(req.body)?.slice(0, 300)}`;
     };
-    const { failures, classes } = await sendAll(sys, token, requests(), check);
+    const classes = await fuzzRequests(sys, token, f, REQUESTS, one, check);
     console.log(
       `seed ${SEED}: ${JSON.stringify(classes)}; 2xx writes: ${JSON.stringify(writes)}; no 2xx for: ${JSON.stringify(OPERATIONS.filter((o) => !succeeded.has(o)))}`,
     );
-    expect(failures, `seed ${SEED}`).toEqual([]);
     expect(classes["2xx"] ?? 0, `seed ${SEED}`).toBeGreaterThan(5);
     expect([...sent].sort(), `seed ${SEED}: operations sent`).toEqual([...OPERATIONS].sort());
 
