@@ -10,9 +10,9 @@ import { mergeConfig } from "vitest/config";
 // files it passed its 150 s bound one run and not the next), GraphQL's cost limit answering within
 // 100 ms while another tenant's GET does too.
 export const EXCLUSIVE = [
-  "system/documents-load.test.ts",
-  "system/rolling-restart.test.ts",
-  "system/graphql-limits.test.ts",
+  "system/picking/documents-load.test.ts",
+  "system/robustness/rolling-restart.test.ts",
+  "system/api/graphql-limits.test.ts",
 ];
 
 export default mergeConfig(

@@ -21,7 +21,7 @@
  *                  deploy/k8s/components/nats-cluster sets it.
  *  --free-ports    every port the launcher would choose (balancers or processes, PORT unless set,
  *                  the mail capture's) is a free one instead, printed in the table: a second
- *                  platform beside a developer's own `npm start` (test/system/start-topology).
+ *                  platform beside a developer's own `npm start` (test/system/ops/start-topology).
  *  --data-dir DIR  what the launcher keeps (secrets, embedded Postgres, NATS stores) in DIR instead
  *                  of .data (the gateway's token key stays where AUTH_DEV_KEY_FILE says).
  * A process that exits stops everything (nothing is restarted here).

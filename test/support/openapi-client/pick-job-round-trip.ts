@@ -1,7 +1,7 @@
 /**
  * A client program as an API user writes one: its types generated from the gateway's OpenAPI
  * document by openapi-typescript (`api.ts`, beside this file only where
- * system/openapi-client.test.ts generates it, so the test workspace's typecheck leaves this folder
+ * system/api/openapi-client.test.ts generates it, so the test workspace's typecheck leaves this folder
  * out), its requests sent by openapi-fetch. The test typechecks it against the types generated from
  * the served /api/openapi.json (`tsc --noEmit`), then runs `pickJobRoundTrip` against the system.
  */
