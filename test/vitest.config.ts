@@ -7,6 +7,9 @@ import { EXCLUSIVE } from "./vitest.cluster.config.ts";
 // The system tests that judge time under load run alone, with the cluster tests
 // (vitest.cluster.config.ts, EXCLUSIVE).
 export default mergeConfig(
-  testConfig({ include: ["system/**/*.test.ts", "bench/**/*.test.ts"], timeoutMs: 60_000 }),
+  testConfig({
+    include: ["system/**/*.test.ts", "bench/**/*.test.ts", "../deploy/k8s/*.test.ts"],
+    timeoutMs: 60_000,
+  }),
   { test: { globalSetup: ["support/route-statuses.ts"], exclude: EXCLUSIVE } },
 );

@@ -2,7 +2,7 @@
  * Where each service listens unless told otherwise (PORT, ADMIN_PORT): its Connect RPC port (h2c)
  * and its admin port (HTTP/1.1: probes, metrics, dead letters). The same numbers are the defaults of
  * every caller's <NAME>_URL (the gateway, a service calling another), and what the launcher
- * (deploy/local) and the manifests (deploy/k8s, checked by test/system/ops/k8s-manifests) give each service.
+ * (deploy/local) and the manifests (deploy/k8s, checked by deploy/k8s/manifests.test.ts) give each service.
  */
 export const SERVICE_PORTS = {
   catalog: { rpc: 7101, admin: 7201 },

@@ -4,7 +4,7 @@
  * port), and {@link METRICS}, the catalog of every metric family the kit defines. Processes create
  * these families only through the catalog (get-or-create: several relays or consumers in one
  * process share a family), so the catalog is what the processes expose; the alert rules and the
- * dashboard of deploy/k8s/components/monitoring are checked against it (test/system/ops/k8s-manifests.test.ts).
+ * dashboard of deploy/k8s/components/monitoring are checked against it (deploy/k8s/manifests.test.ts).
  *
  * Names follow Prometheus and OpenTelemetry conventions: base units in the name (`_seconds`),
  * `_total` on counters, snake_case, the OpenTelemetry semantic-convention name where one exists

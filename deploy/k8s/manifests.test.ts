@@ -49,7 +49,7 @@ import { returnsService } from "@fop/returns";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 
-const REPO = path.resolve(import.meta.dirname, "../../..");
+const REPO = path.resolve(import.meta.dirname, "../..");
 const K8S = path.join(REPO, "deploy/k8s");
 
 // ---------------------------------------------------------------------------------------------
