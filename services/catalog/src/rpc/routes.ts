@@ -8,7 +8,7 @@ import { FacilityGroupListFilters, FacilityListFilters } from "@fop/contracts/fa
 import { invalid } from "@fop/kit/errors";
 import { lookupTable } from "@fop/kit/lookup";
 import { listCall } from "@fop/kit/rpc/filters";
-import { structDocument } from "@fop/kit/rpc/proto";
+import { refuseUnknownFields, structDocument } from "@fop/kit/rpc/proto";
 import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
@@ -59,6 +59,7 @@ export function catalogRoutes(deps: CatalogDeps) {
         return { categories: list.map(toCategoryMessage) };
       },
       async createCategory(req, hctx) {
+        refuseUnknownFields(req, "a category's fields are its `body` Struct (see the proto).");
         const c = await categories.createCategory(
           deps,
           requestContext(hctx),
@@ -72,6 +73,7 @@ export function catalogRoutes(deps: CatalogDeps) {
         };
       },
       async replaceCategory(req, hctx) {
+        refuseUnknownFields(req, "a category's fields and version are its `body` Struct (see the proto).");
         const body = structDocument(req.body);
         const c = await categories.replaceCategory(
           deps,

@@ -1,7 +1,11 @@
+import { fromBinary } from "@bufbuild/protobuf";
+import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { ListRequestSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../errors.ts";
 import { readFilters } from "./filters.ts";
+import { refuseUnknownFields } from "./proto.ts";
 
 /** A list's filter declaration, as @fop/contracts' ListFilters writes one. */
 const Filters = Type.Object(
@@ -49,5 +53,25 @@ describe("readFilters: a list RPC's filters read with the list's declaration", (
     expect(refusal({ name: "toolong" })).toMatchObject({ field: "name" });
     expect(refusal({ from: "not a date" })).toMatchObject({ field: "from" });
     expect(refusal({ anonymized: "yes" })).toMatchObject({ field: "anonymized" });
+  });
+});
+
+describe("listCall's guard: a caller on the contract before `filters`", () => {
+  it("is told its filter fields are gone (REMOVED_FIELD), not answered unfiltered", () => {
+    // A ListRequest as an older caller's encoder writes it: size (1), plus a field number the
+    // message no longer declares (9: the old `statuses`), kept by protobuf as $unknown.
+    const old = new BinaryWriter()
+      .tag(1, WireType.Varint)
+      .int32(10)
+      .tag(9, WireType.LengthDelimited)
+      .string("OPEN");
+    const req = fromBinary(ListRequestSchema, old.finish());
+    expect(req.size).toBe(10);
+    expect(() => refuseUnknownFields(req, "see the proto.")).toThrow(/field number 9/);
+    const current = fromBinary(
+      ListRequestSchema,
+      new BinaryWriter().tag(1, WireType.Varint).int32(10).finish(),
+    );
+    expect(() => refuseUnknownFields(current, "see the proto.")).not.toThrow();
   });
 });

@@ -10,6 +10,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { RequestContext } from "../context.ts";
 import { invalid } from "../errors.ts";
+import { refuseUnknownFields } from "./proto.ts";
 import { listPage } from "./search.ts";
 import { requestContext } from "./server.ts";
 
@@ -45,9 +46,12 @@ export function readFilters<T extends TObject>(declaration: T, filters: StructJs
 export const listCall = <T extends TObject>(
   hctx: HandlerContext,
   declaration: T,
-  req: { filters?: StructJson | undefined; page?: { size: number; startAfterId: string } | undefined },
-): [RequestContext, Static<T>, { size: number; startAfterId: string }] => [
-  requestContext(hctx),
-  readFilters(declaration, req.filters),
-  listPage(req.page),
-];
+  req: {
+    filters?: StructJson | undefined;
+    page?: { size: number; startAfterId: string } | undefined;
+    $unknown?: { no: number }[] | undefined;
+  },
+): [RequestContext, Static<T>, { size: number; startAfterId: string }] => {
+  refuseUnknownFields(req, "a list's filters are its `filters` Struct (see the proto).");
+  return [requestContext(hctx), readFilters(declaration, req.filters), listPage(req.page)];
+};

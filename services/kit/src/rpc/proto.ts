@@ -1,7 +1,22 @@
 /** Small helpers between protobuf messages and the REST/domain shapes. */
 import type { DescEnum, JsonObject as StructJson } from "@bufbuild/protobuf";
 import { type Timestamp, timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { invalid } from "../errors.ts";
 import type { JsonObject } from "../json.ts";
+
+/**
+ * 400 REMOVED_FIELD when a request carries fields its message no longer declares (protobuf keeps
+ * them as `$unknown`): a caller built on an older contract, e.g. a list's filters as separate
+ * fields before they moved into `filters`, is told so instead of having them ignored.
+ */
+export function refuseUnknownFields(req: { $unknown?: { no: number }[] | undefined }, hint: string): void {
+  const unknown = req.$unknown ?? [];
+  if (unknown.length === 0) return;
+  throw invalid(
+    "REMOVED_FIELD",
+    `The request has field number ${unknown.map((u) => u.no).join(", ")}, which this contract no longer has: ${hint}`,
+  );
+}
 
 /** A request's `Struct` body as the document the use cases take (an absent body: `{}`). */
 export const structDocument = (body: StructJson | undefined): JsonObject => (body ?? {}) as JsonObject;
