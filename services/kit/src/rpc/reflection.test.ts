@@ -87,7 +87,8 @@ describe("reflection index", () => {
     // What a client does with the answer: build a registry from it alone; every reference resolves.
     const registry = createFileRegistry(catalog, (name) => fds.find((f) => f.name === name));
     const category = registry.getMessage("fop.catalog.v1.Category")!;
-    expect(category.field.customAttributes!.message!.typeName).toBe("google.protobuf.Struct");
+    const create = registry.getMessage("fop.catalog.v1.CreateCategoryRequest")!;
+    expect(create.field.body!.message!.typeName).toBe("google.protobuf.Struct");
     expect(category.field.tenantCategoryId!.jsonName).toBe("tenantCategoryId");
     expect(registry.getService("fop.catalog.v1.CatalogService")!.method.getCategory!.input.typeName).toBe(
       "fop.catalog.v1.GetCategoryRequest",
@@ -98,7 +99,7 @@ describe("reflection index", () => {
     const symbols: [string, string][] = [
       ["fop.catalog.v1.CatalogService", "fop/catalog/v1/catalog.proto"],
       ["fop.catalog.v1.Category", "fop/catalog/v1/catalog.proto"],
-      ["fop.catalog.v1.Category.NameLocalizedEntry", "fop/catalog/v1/catalog.proto"],
+
       ["fop.catalog.v1.Category.version", "fop/catalog/v1/catalog.proto"],
       ["fop.catalog.v1.Category._tenant_category_id", "fop/catalog/v1/catalog.proto"],
       ["fop.catalog.v1.FacilityType", "fop/catalog/v1/catalog.proto"],
@@ -107,6 +108,7 @@ describe("reflection index", () => {
       ["fop.common.v1.ErrorDetail", "fop/common/v1/common.proto"],
       ["google.protobuf.Struct", "google/protobuf/struct.proto"],
       ["google.protobuf.NULL_VALUE", "google/protobuf/struct.proto"],
+      ["google.protobuf.Struct.FieldsEntry", "google/protobuf/struct.proto"],
       ["grpc.health.v1.Health.Check", "grpc/health/v1/health.proto"],
       ["grpc.health.v1.HealthCheckResponse.SERVING", "grpc/health/v1/health.proto"],
       ["grpc.reflection.v1alpha.ServerReflection", "grpc/reflection/v1alpha/reflection.proto"],
