@@ -14,29 +14,35 @@ import { refuseUnknownFields } from "./proto.ts";
 import { listPage } from "./search.ts";
 import { requestContext } from "./server.ts";
 
-const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: false });
-addFormats.default(ajv, ["date-time"]);
+/** Validators by declaration, compiled on a list's first call (a process that serves no list compiles none). */
 const compiled = new WeakMap<TObject, ValidateFunction>();
+let ajv: Ajv | undefined;
+
+function validatorOf(declaration: TObject): ValidateFunction {
+  let validate = compiled.get(declaration);
+  if (!validate) {
+    if (!ajv) {
+      ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: false });
+      addFormats.default(ajv, ["date-time"]);
+    }
+    validate = ajv.compile(declaration);
+    compiled.set(declaration, validate);
+  }
+  return validate;
+}
 
 /** The filters as the use case takes them; 400 INVALID_FILTER naming the first bad one. */
 export function readFilters<T extends TObject>(declaration: T, filters: StructJson | undefined): Static<T> {
   const values = filters ?? {};
-  let validate = compiled.get(declaration);
-  if (!validate) {
-    validate = ajv.compile(declaration);
-    compiled.set(declaration, validate);
-  }
+  const validate = validatorOf(declaration);
   if (validate(values)) return values as Static<T>;
   const e = validate.errors?.[0];
-  const field =
-    e?.keyword === "additionalProperties"
-      ? String(e.params.additionalProperty)
-      : (e?.instancePath.slice(1).split("/")[0] ?? "");
-  throw invalid(
-    "INVALID_FILTER",
-    `${field || "filters"}: ${e?.keyword === "additionalProperties" ? "is not a filter of this list" : e?.message}.`,
-    field || undefined,
-  );
+  const unknown = e?.keyword === "additionalProperties";
+  const field = unknown
+    ? String(e.params.additionalProperty)
+    : (e?.instancePath.slice(1).split("/")[0] ?? "");
+  const problem = unknown ? "is not a filter of this list" : e?.message;
+  throw invalid("INVALID_FILTER", `${field || "filters"}: ${problem}.`, field || undefined);
 }
 
 /**
