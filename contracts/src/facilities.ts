@@ -14,6 +14,27 @@ export type FacilityStatus = (typeof FACILITY_STATUSES)[number];
 export const LOCATION_TYPES = ["STORE", "WAREHOUSE", "EXTERNAL"] as const;
 export type LocationType = (typeof LOCATION_TYPES)[number];
 
+/**
+ * The reference's facility fields the registry stores as given, without interpreting them (a
+ * facility's `details`): the gateway's schemas declare one property for each, the catalog keeps
+ * these keys of a body and answers them in this order.
+ */
+export const FACILITY_DETAIL_KEYS = [
+  "capacityEnabled",
+  "capacityPlanningTimeframe",
+  "closingDays",
+  "configs",
+  "contact",
+  "fulfillmentProcessBuffer",
+  "operativeCosts",
+  "pickingMethods",
+  "pickingTimes",
+  "scanningRule",
+  "services",
+  "tags",
+] as const;
+export type FacilityDetailKey = (typeof FACILITY_DETAIL_KEYS)[number];
+
 /** GET /api/facilities's orderBy. */
 export const FACILITY_ORDER_BY = ["NAME", "CREATED", "POSTAL_CODE_ASC"] as const;
 

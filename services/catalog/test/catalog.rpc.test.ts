@@ -8,7 +8,7 @@ import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
 import { countingDeps, expectTooManyIds, rpcContext, testCredentials } from "@fop/kit/testing/rpc";
 import { startTestService } from "@fop/kit/testing/service";
-import { CatalogService, FacilityType } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import { CatalogService, FacilityStatus } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -77,31 +77,129 @@ describe("CatalogService over Connect", () => {
   });
 });
 
+const document = (f: { documentJson: Uint8Array }) =>
+  JSON.parse(Buffer.from(f.documentJson).toString("utf8")) as Record<string, unknown>;
+
+describe("Facility RPCs: the envelope + document_json out, the REST body in", () => {
+  const client = () => createRpcClient(CatalogService, svc.rpcUrl, testCredentials);
+  const address = {
+    companyName: "ACME",
+    street: "Hafenstr.",
+    houseNumber: "1",
+    postalCode: "20457",
+    city: "Hamburg",
+    country: "DE",
+  };
+
+  it("creates from a FacilityForCreation body and answers the typed envelope with the REST document", async () => {
+    const { facility } = await client().createFacility(
+      {
+        body: {
+          name: "Hafen",
+          tenantFacilityId: "F-1",
+          address: { ...address, unknownKey: "dropped" },
+          pickingMethods: ["SINGLE_ORDER"],
+        },
+      },
+      callOptions(ctx("fe1")),
+    );
+    expect(facility).toMatchObject({ version: 1n, tenantFacilityId: "F-1", status: FacilityStatus.ONLINE });
+    expect(facility!.address).toMatchObject({ city: "Hamburg", country: "DE" });
+    const doc = document(facility!);
+    expect(doc).toMatchObject({
+      id: facility!.id,
+      version: 1,
+      name: "Hafen",
+      type: "MANAGED_FACILITY",
+      status: "ONLINE",
+      locationType: "STORE",
+      tenantFacilityId: "F-1",
+      pickingMethods: ["SINGLE_ORDER"],
+    });
+    expect(doc.address).toMatchObject(address);
+    expect(doc.address).not.toHaveProperty("unknownKey");
+    expect(Date.parse(doc.created as string)).toBeGreaterThan(0);
+  });
+
+  it("modifies from a PATCH body (a named null clears) and replaces from a PUT body, both on the version", async () => {
+    const created = (
+      await client().createFacility(
+        { body: { name: "P", address, tenantFacilityId: "F-2" } },
+        callOptions(ctx("fe2")),
+      )
+    ).facility!;
+    const modified = (
+      await client().modifyFacility(
+        {
+          id: created.id,
+          body: { version: 1, name: "P2", tenantFacilityId: null, tags: [{ id: "t", value: "v" }] },
+        },
+        callOptions(ctx("fe2")),
+      )
+    ).facility!;
+    expect(modified.tenantFacilityId).toBeUndefined();
+    expect(document(modified)).toMatchObject({ version: 2, name: "P2", tags: [{ id: "t", value: "v" }] });
+    expect(document(modified)).not.toHaveProperty("tenantFacilityId");
+    const replaced = (
+      await client().replaceFacility(
+        { id: created.id, body: { version: 2, name: "P3", address } },
+        callOptions(ctx("fe2")),
+      )
+    ).facility!;
+    expect(document(replaced)).toMatchObject({ version: 3, name: "P3" });
+    expect(document(replaced)).not.toHaveProperty("tags");
+    await expect(
+      client().replaceFacility(
+        { id: created.id, body: { version: 2, name: "P4", address } },
+        callOptions(ctx("fe2")),
+      ),
+    ).rejects.toMatchObject({ code: Code.Aborted });
+  });
+
+  it("refuses a location type, address or custom attributes of the wrong kind, naming the field", async () => {
+    for (const [body, field] of [
+      [{ name: "X", address, locationType: "CASTLE" }, "/locationType"],
+      [{ name: "X", address: "Hamburg" }, "/address"],
+      [{ name: "X", address: { ...address, street: 7 } }, "/address"],
+      [{ name: "X", address, customAttributes: "nope" }, "/customAttributes"],
+    ] as const) {
+      const err = await client()
+        .createFacility({ body }, callOptions(ctx("fe3")))
+        .catch((e: unknown) => ConnectError.from(e));
+      expect(err).toBeInstanceOf(ConnectError);
+      expect((err as ConnectError).code).toBe(Code.InvalidArgument);
+      expect((err as ConnectError).findDetails(ErrorDetailSchema)[0]?.field).toBe(field);
+    }
+    const err = await client()
+      .modifyFacility({ id: newId(), body: { version: 1, nope: true } }, callOptions(ctx("fe3")))
+      .catch((e: unknown) => ConnectError.from(e));
+    expect((err as ConnectError).code).toBe(Code.InvalidArgument);
+    expect((err as ConnectError).findDetails(ErrorDetailSchema)[0]?.field).toBe("/nope");
+  });
+});
+
 describe("BatchGetFacilities", () => {
   const client = () => createRpcClient(CatalogService, svc.rpcUrl, testCredentials);
   const supplier = async (tenant: string, name: string) =>
-    (
-      await client().createFacility(
-        { facility: { name, type: FacilityType.SUPPLIER } },
-        callOptions(ctx(tenant)),
-      )
-    ).facility!.id;
+    (await client().createFacility({ body: { name, type: "SUPPLIER" } }, callOptions(ctx(tenant)))).facility!
+      .id;
   const batch = (tenant: string, ids: string[]) =>
     client().batchGetFacilities({ ids }, callOptions(ctx(tenant)));
+  const nameOf = (f: { documentJson: Uint8Array }) => document(f).name;
 
   it("answers the caller's facilities among the ids, each once; unknown, malformed and other tenants' ids are left out", async () => {
     const [a, b, c] = [await supplier("bt1", "A"), await supplier("bt1", "B"), await supplier("bt1", "C")];
     const foreign = await supplier("bt2", "Foreign");
     const { facilities } = await batch("bt1", [c, "nope", a, foreign, newId(), c, a.toUpperCase(), ""]);
-    expect(facilities.map((f) => [f.id, f.name])).toEqual([
+    expect(facilities.map((f) => [f.id, nameOf(f)])).toEqual([
       [a, "A"],
       [c, "C"],
     ]);
     // The same message GetFacility answers.
     const single = (await client().getFacility({ id: a }, callOptions(ctx("bt1")))).facility;
     expect(facilities[0]).toEqual(single);
-    expect((await batch("bt1", [b])).facilities.map((f) => f.name)).toEqual(["B"]);
-    expect((await batch("bt2", [a, b, c, foreign])).facilities.map((f) => f.name)).toEqual(["Foreign"]);
+    expect((await batch("bt1", [b])).facilities.map(nameOf)).toEqual(["B"]);
+    expect((await batch("bt2", [a, b, c, foreign])).facilities.map(nameOf)).toEqual(["Foreign"]);
   });
 
   it("answers nothing for no ids", async () => {

@@ -135,6 +135,9 @@ describe("does anyone want this event?", () => {
     const facilityId = await facility(api, "Eager store");
     const [hook] = await eventually(async () => (hooks.on("/eager").length ? hooks.on("/eager") : undefined));
     expect(JSON.parse(hook!.body)).toMatchObject({ event: "FACILITY_CREATED", payload: { id: facilityId } });
+    // A FACILITY_* payload is the facility's REST document, as GET answers it (CATEGORY_* too).
+    const shown = await api("GET", `/api/facilities/${facilityId}`);
+    expect(JSON.parse(hook!.body).payload).toEqual(shown.body);
   });
 
   it("a facility's channel configured now takes the next pick job of that facility", async () => {

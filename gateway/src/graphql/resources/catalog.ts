@@ -9,7 +9,6 @@ import {
   CategorySearchPayload,
 } from "../../routes/categories/schemas.ts";
 import { parseDocument } from "../../routes/documents.ts";
-import { toFacilityJson } from "../../routes/facilities/map.ts";
 import { Facility } from "../../routes/facilities/schemas.ts";
 import { FacilityGroup, FacilityGroupSearchPayload } from "../../routes/facilitygroups/schemas.ts";
 import { defineConnection, listArgs, listRoot, searchArgs, searchRoot } from "../connections.ts";
@@ -33,7 +32,7 @@ export function loadFacility(c: GqlContext, id: string) {
   need(c, "FACILITY_READ");
   return loader(c, "facility", async (ids) => {
     const res = await c.clients.catalog.batchGetFacilities({ ids: [...ids] }, rpc(c));
-    const byId = new Map(res.facilities.map((f) => [f.id, toFacilityJson(f)]));
+    const byId = new Map(res.facilities.map((f) => [f.id, parseDocument(f.documentJson)]));
     return ids.map((i) => byId.get(i) ?? notFound("facility", i));
   }).load(id);
 }
@@ -79,11 +78,14 @@ export const catalog: GraphModule = {
       facility: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "FACILITY_READ");
         const id = await idOf(c, a.id, URN.facility);
-        return toFacilityJson((await c.clients.catalog.getFacility({ id }, rpc(c))).facility);
+        return parseDocument((await c.clients.catalog.getFacility({ id }, rpc(c))).facility?.documentJson);
       },
       facilities: listRoot("FACILITY_READ", FacilityListFilters, async (c, request) => {
         const res = await c.clients.catalog.listFacilities(request, rpc(c));
-        return { nodes: res.facilities.map((f) => toFacilityJson(f)!), total: res.total };
+        return {
+          nodes: res.facilities.map((f) => parseDocument<{ id: string }>(f.documentJson)),
+          total: res.total,
+        };
       }),
       facilityGroup: async (_: unknown, a: Args, c: GqlContext) => {
         need(c, "FACILITY_GROUP_READ");

@@ -1,16 +1,10 @@
 /** /api/facilities: the facility registry's routes. */
 import { FacilityListFilters } from "@fop/contracts/facilities";
 import { callOptions } from "@fop/kit/rpc/client";
-import { Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { errorResponses, listFilters, listPage } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
-import {
-  toCreateFacilityRequest,
-  toFacilityJson,
-  toModifyFacilityRequest,
-  toReplaceFacilityRequest,
-  toStrippedFacilityJson,
-} from "./map.ts";
+import { parseDocument, sendCreated, sendDocument } from "../documents.ts";
 import {
   Facility,
   FacilityForCreation,
@@ -22,6 +16,34 @@ import {
 } from "./schemas.ts";
 
 const tags = ["Facilities"];
+
+type FacilityDocument = Static<typeof Facility>;
+
+/** A facility as the list shows it (the reference's StrippedFacility): the address's fields at the top. */
+function stripped(doc: FacilityDocument) {
+  const { id, version, created, lastModified, name, type, status, tenantFacilityId, address } = doc;
+  const {
+    customAttributes: _ca,
+    phoneNumbers: _p,
+    emailAddresses: _e,
+    resolvedCoordinates: _c,
+    resolvedTimeZone: _t,
+    addressType: _a,
+    ...flat
+  } = (address ?? {}) as Record<string, unknown>;
+  return {
+    id,
+    version,
+    created,
+    lastModified,
+    name,
+    type,
+    status,
+    ...(tenantFacilityId !== undefined ? { tenantFacilityId } : {}),
+    ...flat,
+  };
+}
+
 const urn = [{ param: "facilityId", entity: "facility", field: "tenantFacilityId" }] as const;
 export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {
   app.get(
@@ -41,7 +63,10 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
         { page: listPage(req.query), filters: listFilters(FacilityListFilters, req.query) },
         callOptions(req.ctx),
       );
-      return { facilities: res.facilities.map(toStrippedFacilityJson), total: Number(res.total) };
+      return {
+        facilities: res.facilities.map((f) => stripped(parseDocument<FacilityDocument>(f.documentJson))),
+        total: Number(res.total),
+      };
     },
   );
 
@@ -58,12 +83,8 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       config: { permissions: ["FACILITY_WRITE"], lifecycle: "GA" },
     },
     async (req, reply) => {
-      const res = await clients.catalog.createFacility(
-        toCreateFacilityRequest(req.body),
-        callOptions(req.ctx),
-      );
-      const facility = toFacilityJson(res.facility)!;
-      return reply.code(201).header("location", `${publicUrl}/api/facilities/${facility.id}`).send(facility);
+      const res = await clients.catalog.createFacility({ body: req.body }, callOptions(req.ctx));
+      return sendCreated(reply, `${publicUrl}/api/facilities`, res.facility);
     },
   );
 
@@ -79,11 +100,10 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       },
       config: { permissions: ["FACILITY_READ"], lifecycle: "GA", urn },
     },
-    async (req) => {
+    async (req, reply) => {
       const { facilityId } = req.params;
-      return toFacilityJson(
-        (await clients.catalog.getFacility({ id: facilityId }, callOptions(req.ctx))).facility,
-      );
+      const res = await clients.catalog.getFacility({ id: facilityId }, callOptions(req.ctx));
+      return sendDocument(reply, res.facility?.documentJson);
     },
   );
 
@@ -102,13 +122,13 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       },
       config: { permissions: ["FACILITY_WRITE"], lifecycle: "GA", urn },
     },
-    async (req) => {
+    async (req, reply) => {
       const { facilityId } = req.params;
       const res = await clients.catalog.modifyFacility(
-        toModifyFacilityRequest(facilityId, req.body),
+        { id: facilityId, body: req.body },
         callOptions(req.ctx),
       );
-      return toFacilityJson(res.facility);
+      return sendDocument(reply, res.facility?.documentJson);
     },
   );
 
@@ -127,13 +147,13 @@ export function facilityRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps)
       },
       config: { permissions: ["FACILITY_WRITE"], lifecycle: "GA", urn },
     },
-    async (req) => {
+    async (req, reply) => {
       const { facilityId } = req.params;
       const res = await clients.catalog.replaceFacility(
-        toReplaceFacilityRequest(facilityId, req.body),
+        { id: facilityId, body: req.body },
         callOptions(req.ctx),
       );
-      return toFacilityJson(res.facility);
+      return sendDocument(reply, res.facility?.documentJson);
     },
   );
 

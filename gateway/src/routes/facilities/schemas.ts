@@ -3,6 +3,7 @@ import { PHONE_NUMBER_TYPES } from "@fop/contracts/common";
 import {
   FACILITY_STATUSES,
   FACILITY_TYPES,
+  type FacilityDetailKey,
   FacilityListFilters,
   LOCATION_TYPES,
 } from "@fop/contracts/facilities";
@@ -58,7 +59,7 @@ export const FacilityAddress = Type.Object(
   { title: "FacilityAddress" },
 );
 
-/** Reference fields the registry stores as given (not interpreted by the catalog). */
+/** Reference fields the registry stores as given (not interpreted by the catalog): one per FACILITY_DETAIL_KEYS. */
 const FACILITY_SERVICE_TYPES = ["SHIP_FROM_STORE", "PICKUP"] as const;
 
 export const detailProperties = {
@@ -93,8 +94,7 @@ export const detailProperties = {
     ),
   ),
   tags: Type.Array(Type.Object({ id: Type.String(), value: Type.String() }), { minItems: 1 }),
-} as const;
-export const DETAIL_KEYS = Object.keys(detailProperties) as (keyof typeof detailProperties)[];
+} as const satisfies Record<FacilityDetailKey, TSchema>;
 
 const optionalDetails = Object.fromEntries(Object.entries(detailProperties).map(([k, v]) => [k, opt(v)]));
 const nullableDetails = Object.fromEntries(

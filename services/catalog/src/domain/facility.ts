@@ -8,6 +8,7 @@ import {
   FACILITY_TYPES,
   type FacilityStatus,
   type FacilityType,
+  LOCATION_TYPES,
   type LocationType,
 } from "@fop/contracts/facilities";
 import { invalid, versionConflict } from "@fop/kit/errors";
@@ -80,6 +81,13 @@ export function validateFacility(f: Omit<Facility, "id" | "version" | "created" 
     throw invalid("INVALID_VALUE", `type must be one of ${FACILITY_TYPES.join(", ")}.`, "/type");
   if (!FACILITY_STATUSES.includes(f.status)) {
     throw invalid("INVALID_VALUE", `status must be one of ${FACILITY_STATUSES.join(", ")}.`, "/status");
+  }
+  if (f.locationType !== null && !LOCATION_TYPES.includes(f.locationType)) {
+    throw invalid(
+      "INVALID_VALUE",
+      `locationType must be one of ${LOCATION_TYPES.join(", ")}.`,
+      "/locationType",
+    );
   }
   if (f.type === "MANAGED_FACILITY") {
     if (!f.address) throw invalid("MISSING_ADDRESS", "A managed facility needs an address.", "/address");

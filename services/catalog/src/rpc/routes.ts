@@ -6,33 +6,20 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { FacilityGroupListFilters, FacilityListFilters } from "@fop/contracts/facilities";
 import { invalid } from "@fop/kit/errors";
-import { lookupTable } from "@fop/kit/lookup";
 import { listCall } from "@fop/kit/rpc/filters";
 import { refuseUnknownFields, structDocument } from "@fop/kit/rpc/proto";
 import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import type { CategoryInput } from "../domain/category.ts";
-import { MODIFIABLE_FIELDS, type ModifiableField } from "../domain/facility.ts";
 import type { FacilityGroup, FacilityGroupInput, GroupAction } from "../domain/facility-group.ts";
 import * as categories from "../usecases/categories.ts";
 import type { CatalogDeps } from "../usecases/deps.ts";
 import * as facilities from "../usecases/facilities.ts";
 import * as groups from "../usecases/facility-groups.ts";
 import { toCategoryMessage } from "./category.mapper.ts";
-import { fromFacilityMessage, toFacilityMessage } from "./facility.mapper.ts";
+import { facilityChange, facilityInput, toFacilityMessage } from "./facility.mapper.ts";
 import { toFacilityGroupMessage } from "./facility-group.mapper.ts";
-
-/** proto field name in an update mask -> domain field. */
-const MASK_FIELDS = lookupTable<ModifiableField>({
-  tenant_facility_id: "tenantFacilityId",
-  name: "name",
-  type: "type",
-  status: "status",
-  location_type: "locationType",
-  address: "address",
-  custom_attributes: "customAttributes",
-});
 
 /** A CategoryForCreation/-Update body as the domain takes it (the gateway checked its shape). */
 const categoryInput = (b: JsonObject): CategoryInput => ({
@@ -106,10 +93,11 @@ export function catalogRoutes(deps: CatalogDeps) {
         return { facilities: result.facilities.map(toFacilityMessage), total: BigInt(result.total) };
       },
       async createFacility(req, hctx) {
+        refuseUnknownFields(req, "a facility's fields are its `body` Struct (see the proto).");
         const f = await facilities.createFacility(
           deps,
           requestContext(hctx),
-          fromFacilityMessage(req.facility),
+          facilityInput(structDocument(req.body)),
         );
         return { facility: toFacilityMessage(f) };
       },
@@ -123,29 +111,20 @@ export function catalogRoutes(deps: CatalogDeps) {
         return { facilities: list.map(toFacilityMessage) };
       },
       async modifyFacility(req, hctx) {
-        const fields: ModifiableField[] = [];
-        const detailKeys: string[] = [];
-        for (const path of req.updateMask?.paths ?? []) {
-          if (path.startsWith("details.")) detailKeys.push(path.slice("details.".length));
-          else if (MASK_FIELDS[path] && MODIFIABLE_FIELDS.includes(MASK_FIELDS[path]))
-            fields.push(MASK_FIELDS[path]);
-          else
-            throw invalid("UNKNOWN_FIELD", `Field ${JSON.stringify(path)} cannot be modified.`, `/${path}`);
-        }
-        const f = await facilities.modifyFacility(deps, requestContext(hctx), req.id, Number(req.version), {
-          fields,
-          detailKeys,
-          values: fromFacilityMessage(req.facility),
-        });
+        refuseUnknownFields(req, "a facility's changes and version are its `body` Struct (see the proto).");
+        const { version, change } = facilityChange(structDocument(req.body));
+        const f = await facilities.modifyFacility(deps, requestContext(hctx), req.id, version, change);
         return { facility: toFacilityMessage(f) };
       },
       async replaceFacility(req, hctx) {
+        refuseUnknownFields(req, "a facility's fields and version are its `body` Struct (see the proto).");
+        const { version, ...fields } = structDocument(req.body);
         const f = await facilities.replaceFacility(
           deps,
           requestContext(hctx),
           req.id,
-          Number(req.version),
-          fromFacilityMessage(req.facility),
+          Number(version),
+          facilityInput(fields),
         );
         return { facility: toFacilityMessage(f) };
       },

@@ -8,7 +8,6 @@
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 import type { Address, ListRequest, PageInfo, SearchRequest } from "../../common/v1/common_pb.js";
-import type { FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
 
 /**
  * Describes the file fop/catalog/v1/catalog.proto.
@@ -348,39 +347,11 @@ export declare type Facility = Message<"fop.catalog.v1.Facility"> & {
   version: bigint;
 
   /**
-   * Set by the service on creation.
-   *
-   * @generated from field: google.protobuf.Timestamp created = 3;
-   */
-  created?: Timestamp | undefined;
-
-  /**
-   * Set by the service on every change.
-   *
-   * @generated from field: google.protobuf.Timestamp last_modified = 4;
-   */
-  lastModified?: Timestamp | undefined;
-
-  /**
-   * The tenant's own identifier, unique per tenant.
+   * The tenant's own identifier, unique per tenant (the ref a URN names).
    *
    * @generated from field: optional string tenant_facility_id = 5;
    */
   tenantFacilityId?: string | undefined;
-
-  /**
-   * Display name.
-   *
-   * @generated from field: string name = 6;
-   */
-  name: string;
-
-  /**
-   * Managed facility or supplier.
-   *
-   * @generated from field: fop.catalog.v1.FacilityType type = 7;
-   */
-  type: FacilityType;
 
   /**
    * Whether the facility takes work.
@@ -390,33 +361,19 @@ export declare type Facility = Message<"fop.catalog.v1.Facility"> & {
   status: FacilityStatus;
 
   /**
-   * Store, warehouse or external (managed facilities).
-   *
-   * @generated from field: fop.catalog.v1.FacilityLocationType location_type = 9;
-   */
-  locationType: FacilityLocationType;
-
-  /**
-   * Postal address.
+   * Postal address (the facilities client of other services reads it).
    *
    * @generated from field: fop.common.v1.Address address = 10;
    */
   address?: Address | undefined;
 
   /**
-   * Free data.
+   * The REST read model (reference schema Facility) as UTF-8 JSON: the gateway sends those bytes as
+   * the response body, and an event's webhook payload is that document.
    *
-   * @generated from field: google.protobuf.Struct custom_attributes = 11;
+   * @generated from field: bytes document_json = 13;
    */
-  customAttributes?: JsonObject | undefined;
-
-  /**
-   * Further reference fields the registry stores as given (contact, pickingMethods, pickingTimes,
-   * closingDays, services, scanningRule, capacity settings, operativeCosts, tags).
-   *
-   * @generated from field: google.protobuf.Struct details = 12;
-   */
-  details?: JsonObject | undefined;
+  documentJson: Uint8Array;
 };
 
 /**
@@ -481,17 +438,17 @@ export declare type ListFacilitiesResponse = Message<"fop.catalog.v1.ListFacilit
 export declare const ListFacilitiesResponseSchema: GenMessage<ListFacilitiesResponse>;
 
 /**
- * CreateFacilityRequest carries the new facility's fields (id, version, timestamps are ignored).
+ * CreateFacilityRequest carries a FacilityForCreation body.
  *
  * @generated from message fop.catalog.v1.CreateFacilityRequest
  */
 export declare type CreateFacilityRequest = Message<"fop.catalog.v1.CreateFacilityRequest"> & {
   /**
-   * The fields.
+   * The reference's FacilityForCreation (ManagedFacilityForCreation or SupplierForCreation).
    *
-   * @generated from field: fop.catalog.v1.Facility facility = 1;
+   * @generated from field: google.protobuf.Struct body = 2;
    */
-  facility?: Facility | undefined;
+  body?: JsonObject | undefined;
 };
 
 /**
@@ -561,8 +518,7 @@ export declare type GetFacilityResponse = Message<"fop.catalog.v1.GetFacilityRes
 export declare const GetFacilityResponseSchema: GenMessage<GetFacilityResponse>;
 
 /**
- * ModifyFacilityRequest changes the fields listed in update_mask to their values in facility
- * (a listed field that is unset is cleared).
+ * ModifyFacilityRequest changes the fields its body names (a named null clears the field).
  *
  * @generated from message fop.catalog.v1.ModifyFacilityRequest
  */
@@ -575,25 +531,11 @@ export declare type ModifyFacilityRequest = Message<"fop.catalog.v1.ModifyFacili
   id: string;
 
   /**
-   * The version the change is based on.
+   * The PATCH body: {version, ...fields}, or the deprecated {version, actions: [ModifyFacility]}.
    *
-   * @generated from field: int64 version = 2;
+   * @generated from field: google.protobuf.Struct body = 5;
    */
-  version: bigint;
-
-  /**
-   * New values.
-   *
-   * @generated from field: fop.catalog.v1.Facility facility = 3;
-   */
-  facility?: Facility | undefined;
-
-  /**
-   * Which fields to change (proto field names; "details.<key>" for keys of details).
-   *
-   * @generated from field: google.protobuf.FieldMask update_mask = 4;
-   */
-  updateMask?: FieldMask | undefined;
+  body?: JsonObject | undefined;
 };
 
 /**
@@ -623,8 +565,8 @@ export declare type ModifyFacilityResponse = Message<"fop.catalog.v1.ModifyFacil
 export declare const ModifyFacilityResponseSchema: GenMessage<ModifyFacilityResponse>;
 
 /**
- * ReplaceFacilityRequest replaces a facility's fields with those of facility (id, version and
- * timestamps in it are ignored; an unset optional field, detail key included, is removed).
+ * ReplaceFacilityRequest replaces a facility's fields with its body's (a field the body leaves
+ * out, detail key included, is removed).
  *
  * @generated from message fop.catalog.v1.ReplaceFacilityRequest
  */
@@ -637,18 +579,11 @@ export declare type ReplaceFacilityRequest = Message<"fop.catalog.v1.ReplaceFaci
   id: string;
 
   /**
-   * The version the replacement is based on.
+   * The reference's FacilityForReplacement, with the version it is based on.
    *
-   * @generated from field: int64 version = 2;
+   * @generated from field: google.protobuf.Struct body = 4;
    */
-  version: bigint;
-
-  /**
-   * The facility's new fields.
-   *
-   * @generated from field: fop.catalog.v1.Facility facility = 3;
-   */
-  facility?: Facility | undefined;
+  body?: JsonObject | undefined;
 };
 
 /**
@@ -1165,39 +1100,6 @@ export declare type SearchFacilityGroupsResponse = Message<"fop.catalog.v1.Searc
 export declare const SearchFacilityGroupsResponseSchema: GenMessage<SearchFacilityGroupsResponse>;
 
 /**
- * FacilityType distinguishes own facilities from suppliers.
- *
- * @generated from enum fop.catalog.v1.FacilityType
- */
-export enum FacilityType {
-  /**
-   * Not given: MANAGED_FACILITY.
-   *
-   * @generated from enum value: FACILITY_TYPE_UNSPECIFIED = 0;
-   */
-  UNSPECIFIED = 0,
-
-  /**
-   * A facility the tenant runs.
-   *
-   * @generated from enum value: FACILITY_TYPE_MANAGED_FACILITY = 1;
-   */
-  MANAGED_FACILITY = 1,
-
-  /**
-   * An external supplier.
-   *
-   * @generated from enum value: FACILITY_TYPE_SUPPLIER = 2;
-   */
-  SUPPLIER = 2,
-}
-
-/**
- * Describes the enum fop.catalog.v1.FacilityType.
- */
-export declare const FacilityTypeSchema: GenEnum<FacilityType>;
-
-/**
  * FacilityStatus says whether a facility takes work.
  *
  * @generated from enum fop.catalog.v1.FacilityStatus
@@ -1236,46 +1138,6 @@ export enum FacilityStatus {
  * Describes the enum fop.catalog.v1.FacilityStatus.
  */
 export declare const FacilityStatusSchema: GenEnum<FacilityStatus>;
-
-/**
- * FacilityLocationType classifies a managed facility.
- *
- * @generated from enum fop.catalog.v1.FacilityLocationType
- */
-export enum FacilityLocationType {
-  /**
-   * Not given: STORE.
-   *
-   * @generated from enum value: FACILITY_LOCATION_TYPE_UNSPECIFIED = 0;
-   */
-  UNSPECIFIED = 0,
-
-  /**
-   * A store.
-   *
-   * @generated from enum value: FACILITY_LOCATION_TYPE_STORE = 1;
-   */
-  STORE = 1,
-
-  /**
-   * A warehouse.
-   *
-   * @generated from enum value: FACILITY_LOCATION_TYPE_WAREHOUSE = 2;
-   */
-  WAREHOUSE = 2,
-
-  /**
-   * An external location.
-   *
-   * @generated from enum value: FACILITY_LOCATION_TYPE_EXTERNAL = 3;
-   */
-  EXTERNAL = 3,
-}
-
-/**
- * Describes the enum fop.catalog.v1.FacilityLocationType.
- */
-export declare const FacilityLocationTypeSchema: GenEnum<FacilityLocationType>;
 
 /**
  * CatalogService serves categories and facilities of the calling tenant (tenant and principal come
