@@ -1,6 +1,5 @@
 /** The audit log (audit service), notifications, their configuration and webhook subscriptions (notifications service). */
 import { idOrUrn } from "../../plugins/urn.ts";
-import { toAuditJson } from "../../routes/audits/map.ts";
 import { Audit, AuditSearchPayload } from "../../routes/audits/schemas.ts";
 import { parseDocument } from "../../routes/documents.ts";
 import {
@@ -30,7 +29,7 @@ export const audits: GraphModule = {
     Query: {
       audits: searchRoot("AUDIT_READ", AuditSearchPayload, async (c, search) => {
         const res = await c.clients.audit.searchAudits({ search }, rpc(c));
-        return { nodes: res.audits.map(toAuditJson), ...res };
+        return { nodes: res.audits.map((a) => parseDocument<{ id: string }>(a.documentJson)), ...res };
       }),
     },
   },

@@ -3,8 +3,8 @@ import { AuditListFilters } from "@fop/contracts/audit";
 import { callOptions } from "@fop/kit/rpc/client";
 import { errorResponses, listFilters, listPage } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
+import { sendDocumentPage } from "../documents.ts";
 import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
-import { toAuditJson } from "./map.ts";
 import { AuditListQuery, AuditPaginatedResult, AuditSearchPayload, AuditsResult } from "./schemas.ts";
 
 const tags = ["Audits"];
@@ -22,12 +22,17 @@ export function auditRoutes(app: RouteApp, { clients }: RouteDeps): void {
       },
       config: { permissions: ["AUDIT_READ"], lifecycle: "deprecated", replacement: "/api/audits/search" },
     },
-    async (req) => {
+    async (req, reply) => {
       const res = await clients.audit.listAudits(
         { page: listPage(req.query), filters: listFilters(AuditListFilters, req.query) },
         callOptions(req.ctx),
       );
-      return { audits: res.audits.map(toAuditJson), total: Number(res.total) };
+      return sendDocumentPage(
+        reply,
+        "audits",
+        res.audits.map((a) => a.documentJson),
+        { total: Number(res.total) },
+      );
     },
   );
 
@@ -43,16 +48,17 @@ export function auditRoutes(app: RouteApp, { clients }: RouteDeps): void {
       },
       config: { permissions: ["AUDIT_READ"], lifecycle: "alpha" },
     },
-    async (req) => {
+    async (req, reply) => {
       const res = await clients.audit.searchAudits(
         { search: toSearchRequest(req.body) },
         callOptions(req.ctx),
       );
-      return {
-        audits: res.audits.map(toAuditJson),
-        pageInfo: toPageInfo(res.pageInfo),
-        ...withTotal(res.total),
-      };
+      return sendDocumentPage(
+        reply,
+        "audits",
+        res.audits.map((a) => a.documentJson),
+        { pageInfo: toPageInfo(res.pageInfo), ...withTotal(res.total) },
+      );
     },
   );
 }

@@ -6,7 +6,6 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
-import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { ListRequest, PageInfo, SearchRequest } from "../../common/v1/common_pb.js";
 
 /**
@@ -15,41 +14,8 @@ import type { ListRequest, PageInfo, SearchRequest } from "../../common/v1/commo
 export declare const file_fop_audit_v1_audit: GenFile;
 
 /**
- * AuditActor is who caused the audited change.
- *
- * @generated from message fop.audit.v1.AuditActor
- */
-export declare type AuditActor = Message<"fop.audit.v1.AuditActor"> & {
-  /**
-   * User id.
-   *
-   * @generated from field: string id = 1;
-   */
-  id: string;
-
-  /**
-   * Where the identity comes from (USER for token subjects).
-   *
-   * @generated from field: string topic = 2;
-   */
-  topic: string;
-
-  /**
-   * Username ("ANONYMIZED" after the anonymization date).
-   *
-   * @generated from field: string username = 3;
-   */
-  username: string;
-};
-
-/**
- * Describes the message fop.audit.v1.AuditActor.
- * Use `create(AuditActorSchema)` to create a new message.
- */
-export declare const AuditActorSchema: GenMessage<AuditActor>;
-
-/**
- * Audit is one audited change.
+ * Audit is one audited change: a typed envelope (id, version, and the entity it is about) and
+ * `document_json`, the REST read model (reference schema Audit) the gateway sends as it is.
  *
  * @generated from message fop.audit.v1.Audit
  */
@@ -62,95 +28,11 @@ export declare type Audit = Message<"fop.audit.v1.Audit"> & {
   id: string;
 
   /**
-   * Id of the event the record was written from.
-   *
-   * @generated from field: string event_id = 2;
-   */
-  eventId: string;
-
-  /**
    * Platform id of the changed entity.
    *
    * @generated from field: string entity_ref = 3;
    */
   entityRef: string;
-
-  /**
-   * Kind of the entity (CATEGORY, FACILITY, PICK_JOB, ...).
-   *
-   * @generated from field: string entity_type = 4;
-   */
-  entityType: string;
-
-  /**
-   * Entity version after the change.
-   *
-   * @generated from field: int64 entity_version = 5;
-   */
-  entityVersion: bigint;
-
-  /**
-   * When the entity was created.
-   *
-   * @generated from field: google.protobuf.Timestamp entity_created = 6;
-   */
-  entityCreated?: Timestamp | undefined;
-
-  /**
-   * The operation: the event type.
-   *
-   * @generated from field: string operation_name = 7;
-   */
-  operationName: string;
-
-  /**
-   * When the operation happened.
-   *
-   * @generated from field: google.protobuf.Timestamp operation_start = 8;
-   */
-  operationStart?: Timestamp | undefined;
-
-  /**
-   * Who caused it.
-   *
-   * @generated from field: fop.audit.v1.AuditActor actor = 9;
-   */
-  actor?: AuditActor | undefined;
-
-  /**
-   * API the request came through.
-   *
-   * @generated from field: string client_api = 10;
-   */
-  clientApi: string;
-
-  /**
-   * Raw client information.
-   *
-   * @generated from field: string client_raw_info = 11;
-   */
-  clientRawInfo: string;
-
-  /**
-   * W3C trace id of the causing request.
-   *
-   * @generated from field: string trace = 12;
-   */
-  trace: string;
-
-  /**
-   * When the record was written.
-   *
-   * @generated from field: google.protobuf.Timestamp created = 13;
-   */
-  created?: Timestamp | undefined;
-
-  /**
-   * When the record last changed (anonymization).
-   *
-   * @generated from field: google.protobuf.Timestamp last_modified = 14;
-   */
-  lastModified?: Timestamp | undefined;
 
   /**
    * Version of the record.
@@ -160,25 +42,11 @@ export declare type Audit = Message<"fop.audit.v1.Audit"> & {
   version: bigint;
 
   /**
-   * When personal data in the record is anonymized.
+   * The REST read model as UTF-8 JSON.
    *
-   * @generated from field: google.protobuf.Timestamp anonymization_date = 16;
+   * @generated from field: bytes document_json = 19;
    */
-  anonymizationDate?: Timestamp | undefined;
-
-  /**
-   * When the record is deleted.
-   *
-   * @generated from field: google.protobuf.Timestamp deletion_date = 17;
-   */
-  deletionDate?: Timestamp | undefined;
-
-  /**
-   * Whether personal data was anonymized.
-   *
-   * @generated from field: bool is_anonymized = 18;
-   */
-  isAnonymized: boolean;
+  documentJson: Uint8Array;
 };
 
 /**

@@ -6,55 +6,48 @@
 
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_fop_common_v1_common } from "../../common/v1/common_pb.js";
-import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
 
 /**
  * Describes the file fop/audit/v1/audit.proto.
  */
 export const file_fop_audit_v1_audit = /*@__PURE__*/
-  fileDesc("Chhmb3AvYXVkaXQvdjEvYXVkaXQucHJvdG8SDGZvcC5hdWRpdC52MSI5CgpBdWRpdEFjdG9yEgoKAmlkGAEgASgJEg0KBXRvcGljGAIgASgJEhAKCHVzZXJuYW1lGAMgASgJIr8ECgVBdWRpdBIKCgJpZBgBIAEoCRIQCghldmVudF9pZBgCIAEoCRISCgplbnRpdHlfcmVmGAMgASgJEhMKC2VudGl0eV90eXBlGAQgASgJEhYKDmVudGl0eV92ZXJzaW9uGAUgASgDEjIKDmVudGl0eV9jcmVhdGVkGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIWCg5vcGVyYXRpb25fbmFtZRgHIAEoCRIzCg9vcGVyYXRpb25fc3RhcnQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBWFjdG9yGAkgASgLMhguZm9wLmF1ZGl0LnYxLkF1ZGl0QWN0b3ISEgoKY2xpZW50X2FwaRgKIAEoCRIXCg9jbGllbnRfcmF3X2luZm8YCyABKAkSDQoFdHJhY2UYDCABKAkSKwoHY3JlYXRlZBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMQoNbGFzdF9tb2RpZmllZBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHdmVyc2lvbhgPIAEoAxI2ChJhbm9ueW1pemF0aW9uX2RhdGUYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKDWRlbGV0aW9uX2RhdGUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDWlzX2Fub255bWl6ZWQYEiABKAgibQoRTGlzdEF1ZGl0c1JlcXVlc3QSKAoEcGFnZRgBIAEoCzIaLmZvcC5jb21tb24udjEuTGlzdFJlcXVlc3QSKAoHZmlsdGVycxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RKBAgCEAUiSAoSTGlzdEF1ZGl0c1Jlc3BvbnNlEiMKBmF1ZGl0cxgBIAMoCzITLmZvcC5hdWRpdC52MS5BdWRpdBINCgV0b3RhbBgCIAEoAyJDChNTZWFyY2hBdWRpdHNSZXF1ZXN0EiwKBnNlYXJjaBgBIAEoCzIcLmZvcC5jb21tb24udjEuU2VhcmNoUmVxdWVzdCKFAQoUU2VhcmNoQXVkaXRzUmVzcG9uc2USIwoGYXVkaXRzGAEgAygLMhMuZm9wLmF1ZGl0LnYxLkF1ZGl0EioKCXBhZ2VfaW5mbxgCIAEoCzIXLmZvcC5jb21tb24udjEuUGFnZUluZm8SEgoFdG90YWwYAyABKANIAIgBAUIICgZfdG90YWwywAEKDEF1ZGl0U2VydmljZRJUCgpMaXN0QXVkaXRzEh8uZm9wLmF1ZGl0LnYxLkxpc3RBdWRpdHNSZXF1ZXN0GiAuZm9wLmF1ZGl0LnYxLkxpc3RBdWRpdHNSZXNwb25zZSIDkAIBEloKDFNlYXJjaEF1ZGl0cxIhLmZvcC5hdWRpdC52MS5TZWFyY2hBdWRpdHNSZXF1ZXN0GiIuZm9wLmF1ZGl0LnYxLlNlYXJjaEF1ZGl0c1Jlc3BvbnNlIgOQAgFiBnByb3RvMw", [file_fop_common_v1_common, file_google_protobuf_struct, file_google_protobuf_timestamp]);
-
-/**
- * Describes the message fop.audit.v1.AuditActor.
- * Use `create(AuditActorSchema)` to create a new message.
- */
-export const AuditActorSchema = /*@__PURE__*/
-  messageDesc(file_fop_audit_v1_audit, 0);
+  fileDesc("Chhmb3AvYXVkaXQvdjEvYXVkaXQucHJvdG8SDGZvcC5hdWRpdC52MSKuAgoFQXVkaXQSCgoCaWQYASABKAkSEgoKZW50aXR5X3JlZhgDIAEoCRIPCgd2ZXJzaW9uGA8gASgDEhUKDWRvY3VtZW50X2pzb24YEyABKAxKBAgCEANKBAgEEA9KBAgQEBNSCGV2ZW50X2lkUgtlbnRpdHlfdHlwZVIOZW50aXR5X3ZlcnNpb25SDmVudGl0eV9jcmVhdGVkUg5vcGVyYXRpb25fbmFtZVIPb3BlcmF0aW9uX3N0YXJ0UgVhY3RvclIKY2xpZW50X2FwaVIPY2xpZW50X3Jhd19pbmZvUgV0cmFjZVIHY3JlYXRlZFINbGFzdF9tb2RpZmllZFISYW5vbnltaXphdGlvbl9kYXRlUg1kZWxldGlvbl9kYXRlUg1pc19hbm9ueW1pemVkIm0KEUxpc3RBdWRpdHNSZXF1ZXN0EigKBHBhZ2UYASABKAsyGi5mb3AuY29tbW9uLnYxLkxpc3RSZXF1ZXN0EigKB2ZpbHRlcnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0SgQIAhAFIkgKEkxpc3RBdWRpdHNSZXNwb25zZRIjCgZhdWRpdHMYASADKAsyEy5mb3AuYXVkaXQudjEuQXVkaXQSDQoFdG90YWwYAiABKAMiQwoTU2VhcmNoQXVkaXRzUmVxdWVzdBIsCgZzZWFyY2gYASABKAsyHC5mb3AuY29tbW9uLnYxLlNlYXJjaFJlcXVlc3QihQEKFFNlYXJjaEF1ZGl0c1Jlc3BvbnNlEiMKBmF1ZGl0cxgBIAMoCzITLmZvcC5hdWRpdC52MS5BdWRpdBIqCglwYWdlX2luZm8YAiABKAsyFy5mb3AuY29tbW9uLnYxLlBhZ2VJbmZvEhIKBXRvdGFsGAMgASgDSACIAQFCCAoGX3RvdGFsMsABCgxBdWRpdFNlcnZpY2USVAoKTGlzdEF1ZGl0cxIfLmZvcC5hdWRpdC52MS5MaXN0QXVkaXRzUmVxdWVzdBogLmZvcC5hdWRpdC52MS5MaXN0QXVkaXRzUmVzcG9uc2UiA5ACARJaCgxTZWFyY2hBdWRpdHMSIS5mb3AuYXVkaXQudjEuU2VhcmNoQXVkaXRzUmVxdWVzdBoiLmZvcC5hdWRpdC52MS5TZWFyY2hBdWRpdHNSZXNwb25zZSIDkAIBYgZwcm90bzM", [file_fop_common_v1_common, file_google_protobuf_struct]);
 
 /**
  * Describes the message fop.audit.v1.Audit.
  * Use `create(AuditSchema)` to create a new message.
  */
 export const AuditSchema = /*@__PURE__*/
-  messageDesc(file_fop_audit_v1_audit, 1);
+  messageDesc(file_fop_audit_v1_audit, 0);
 
 /**
  * Describes the message fop.audit.v1.ListAuditsRequest.
  * Use `create(ListAuditsRequestSchema)` to create a new message.
  */
 export const ListAuditsRequestSchema = /*@__PURE__*/
-  messageDesc(file_fop_audit_v1_audit, 2);
+  messageDesc(file_fop_audit_v1_audit, 1);
 
 /**
  * Describes the message fop.audit.v1.ListAuditsResponse.
  * Use `create(ListAuditsResponseSchema)` to create a new message.
  */
 export const ListAuditsResponseSchema = /*@__PURE__*/
-  messageDesc(file_fop_audit_v1_audit, 3);
+  messageDesc(file_fop_audit_v1_audit, 2);
 
 /**
  * Describes the message fop.audit.v1.SearchAuditsRequest.
  * Use `create(SearchAuditsRequestSchema)` to create a new message.
  */
 export const SearchAuditsRequestSchema = /*@__PURE__*/
-  messageDesc(file_fop_audit_v1_audit, 4);
+  messageDesc(file_fop_audit_v1_audit, 3);
 
 /**
  * Describes the message fop.audit.v1.SearchAuditsResponse.
  * Use `create(SearchAuditsResponseSchema)` to create a new message.
  */
 export const SearchAuditsResponseSchema = /*@__PURE__*/
-  messageDesc(file_fop_audit_v1_audit, 5);
+  messageDesc(file_fop_audit_v1_audit, 4);
 
 /**
  * AuditService reads the calling tenant's audit records.
