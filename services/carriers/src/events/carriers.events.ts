@@ -6,8 +6,7 @@
  * Payload: the entity after the change (a deleted mapping as it was). A carrier's payload is its
  * document: credentials only as {key}, never a secret (events are kept by audit).
  */
-import { create } from "@bufbuild/protobuf";
-import type { DomainEvent } from "@fop/kit/events/envelope";
+import { type DomainEvent, entityEvent } from "@fop/kit/events/envelope";
 import {
   CarrierConfigurationSchema,
   CarrierSchema,
@@ -29,51 +28,30 @@ import {
 
 type Change = "CREATED" | "UPDATED";
 
-export const carrierEvent = (change: Change, c: Carrier): DomainEvent => ({
-  type: `CARRIER_${change}`,
-  entityType: "CARRIER",
-  entityRef: c.id,
-  entityVersion: c.version,
-  entityCreated: new Date(c.created),
-  payload: { schema: CarrierSchema, message: create(CarrierSchema, toCarrierMessage(c)) },
-});
+export const carrierEvent = (change: Change, c: Carrier): DomainEvent =>
+  entityEvent(`CARRIER_${change}`, "CARRIER", c, { schema: CarrierSchema, message: toCarrierMessage(c) });
 
-export const configurationEvent = (change: Change, c: CarrierConfiguration): DomainEvent => ({
-  type: `CARRIER_CONFIGURATION_${change}`,
-  entityType: "CARRIER_CONFIGURATION",
-  entityRef: c.id,
-  entityVersion: c.version,
-  entityCreated: new Date(c.created),
-  payload: {
+export const configurationEvent = (change: Change, c: CarrierConfiguration): DomainEvent =>
+  entityEvent(`CARRIER_CONFIGURATION_${change}`, "CARRIER_CONFIGURATION", c, {
     schema: CarrierConfigurationSchema,
-    message: create(CarrierConfigurationSchema, toConfigurationMessage(c)),
-  },
-});
+    message: toConfigurationMessage(c),
+  });
 
 export const mappingEvent = (
   change: Change | "DELETED",
   config: CarrierConfiguration,
   m: CountryServiceMapping,
-): DomainEvent => ({
-  type: `CARRIER_COUNTRY_SERVICE_MAPPING_${change}`,
-  entityType: "CARRIER_COUNTRY_SERVICE_MAPPING",
-  entityRef: m.id,
-  entityVersion: config.version,
-  entityCreated: new Date(config.created),
-  payload: {
-    schema: CountryServiceMappingSchema,
-    message: create(CountryServiceMappingSchema, toMappingMessage(config, m)),
-  },
-});
+): DomainEvent =>
+  // A mapping has no version of its own: the configuration's.
+  entityEvent(
+    `CARRIER_COUNTRY_SERVICE_MAPPING_${change}`,
+    "CARRIER_COUNTRY_SERVICE_MAPPING",
+    { id: m.id, version: config.version, created: config.created },
+    { schema: CountryServiceMappingSchema, message: toMappingMessage(config, m) },
+  );
 
-export const transitTimeEvent = (change: Change, t: TransitTimeConfiguration): DomainEvent => ({
-  type: `TRANSIT_TIME_CONFIGURATION_${change}`,
-  entityType: "TRANSIT_TIME_CONFIGURATION",
-  entityRef: t.id,
-  entityVersion: t.version,
-  entityCreated: new Date(t.created),
-  payload: {
+export const transitTimeEvent = (change: Change, t: TransitTimeConfiguration): DomainEvent =>
+  entityEvent(`TRANSIT_TIME_CONFIGURATION_${change}`, "TRANSIT_TIME_CONFIGURATION", t, {
     schema: TransitTimeConfigurationSchema,
-    message: create(TransitTimeConfigurationSchema, toTransitTimeMessage(t)),
-  },
-});
+    message: toTransitTimeMessage(t),
+  });

@@ -1,5 +1,12 @@
 /** Domain events and their envelope (fop.events.v1.EventEnvelope). */
-import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import {
+  create,
+  type DescMessage,
+  fromBinary,
+  type MessageInitShape,
+  type MessageShape,
+  toBinary,
+} from "@bufbuild/protobuf";
 import { anyPack } from "@bufbuild/protobuf/wkt";
 import { type EventEnvelope, EventEnvelopeSchema } from "@fop/proto/fop/events/v1/envelope_pb.js";
 import type { RequestContext } from "../context.ts";
@@ -16,6 +23,37 @@ export interface DomainEvent<M extends DescMessage = DescMessage> {
   entityCreated: Date;
   /** The entity after the change, as its service message. */
   payload?: { schema: M; message: MessageShape<M> };
+}
+
+/** The entity an event is about: its ref (usually its id), version and creation, as its service keeps them. */
+export interface EventEntity {
+  id: string;
+  version: number;
+  created: Date | string | number;
+}
+
+/**
+ * The event of kind `type` about `entity` (an `entityType`), carrying its state after the change as
+ * a `schema` message built from `message` (no payload: an event that carries none). A deletion is a
+ * change too: with `deleted`, its entityVersion is the entity's last version + 1.
+ */
+export function entityEvent<M extends DescMessage>(
+  type: string,
+  entityType: string,
+  entity: EventEntity,
+  payload?: { schema: M; message: MessageInitShape<M> },
+  opts: { deleted?: boolean } = {},
+): DomainEvent<M> {
+  return {
+    type,
+    entityType,
+    entityRef: entity.id,
+    entityVersion: opts.deleted ? entity.version + 1 : entity.version,
+    entityCreated: entity.created instanceof Date ? entity.created : new Date(entity.created),
+    ...(payload
+      ? { payload: { schema: payload.schema, message: create(payload.schema, payload.message) } }
+      : {}),
+  };
 }
 
 export function buildEnvelope(ctx: RequestContext, e: DomainEvent, id: string, now: Date): EventEnvelope {

@@ -3,8 +3,7 @@
  * LOAD_UNIT_CREATED / _UPDATED / _OBSOLETED, STACK_CREATED, OPERATIVE_CONTAINER_TYPE_CREATED /
  * _UPDATED, LOAD_UNIT_TYPE_CREATED / _UPDATED. Payload: the entity after the change.
  */
-import { create } from "@bufbuild/protobuf";
-import type { DomainEvent } from "@fop/kit/events/envelope";
+import { type DomainEvent, entityEvent } from "@fop/kit/events/envelope";
 import {
   ContainerTypeSchema,
   LoadUnitSchema,
@@ -15,27 +14,11 @@ import { toContainerTypeMessage, toLoadUnitMessage, toStackMessage } from "../rp
 
 export type LoadUnitEventType = "LOAD_UNIT_CREATED" | "LOAD_UNIT_UPDATED" | "LOAD_UNIT_OBSOLETED";
 
-export function loadUnitEvent(type: LoadUnitEventType, unit: LoadUnit): DomainEvent {
-  return {
-    type,
-    entityType: "LOAD_UNIT",
-    entityRef: unit.id,
-    entityVersion: unit.version,
-    entityCreated: new Date(unit.created),
-    payload: { schema: LoadUnitSchema, message: create(LoadUnitSchema, toLoadUnitMessage(unit)) },
-  };
-}
+export const loadUnitEvent = (type: LoadUnitEventType, unit: LoadUnit): DomainEvent =>
+  entityEvent(type, "LOAD_UNIT", unit, { schema: LoadUnitSchema, message: toLoadUnitMessage(unit) });
 
-export function stackCreatedEvent(stack: Stack): DomainEvent {
-  return {
-    type: "STACK_CREATED",
-    entityType: "STACK",
-    entityRef: stack.id,
-    entityVersion: stack.version,
-    entityCreated: new Date(stack.created),
-    payload: { schema: StackSchema, message: create(StackSchema, toStackMessage(stack)) },
-  };
-}
+export const stackCreatedEvent = (stack: Stack): DomainEvent =>
+  entityEvent("STACK_CREATED", "STACK", stack, { schema: StackSchema, message: toStackMessage(stack) });
 
 export function containerTypeEvent(
   kind: ContainerTypeKind,
@@ -43,15 +26,8 @@ export function containerTypeEvent(
   type: ContainerType,
 ): DomainEvent {
   const entityType = kind === "OPERATIVE" ? "OPERATIVE_CONTAINER_TYPE" : "LOAD_UNIT_TYPE";
-  return {
-    type: `${entityType}_${change}`,
-    entityType,
-    entityRef: type.id,
-    entityVersion: type.version,
-    entityCreated: new Date(type.created),
-    payload: {
-      schema: ContainerTypeSchema,
-      message: create(ContainerTypeSchema, toContainerTypeMessage(kind, type)),
-    },
-  };
+  return entityEvent(`${entityType}_${change}`, entityType, type, {
+    schema: ContainerTypeSchema,
+    message: toContainerTypeMessage(kind, type),
+  });
 }

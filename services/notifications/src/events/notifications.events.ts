@@ -4,7 +4,7 @@
  * _DELETED, for the audit log. No payload: the configuration holds e-mail addresses, and a
  * subscription's headers may hold credentials.
  */
-import type { DomainEvent } from "@fop/kit/events/envelope";
+import { type DomainEvent, entityEvent } from "@fop/kit/events/envelope";
 import type { NotificationConfig } from "../domain/config.ts";
 import type { Subscription } from "../domain/subscription.ts";
 
@@ -13,21 +13,15 @@ export const configEvent = (
   tenant: string,
   facilityRef: string,
   c: NotificationConfig,
-): DomainEvent => ({
-  type: `NOTIFICATION_CENTER_CONFIG_${change}`,
-  entityType: "NOTIFICATION_CENTER_CONFIG",
-  entityRef: facilityRef ? `${tenant}/${facilityRef}` : tenant,
-  entityVersion: c.version,
-  entityCreated: new Date(c.created),
-});
+): DomainEvent =>
+  entityEvent(`NOTIFICATION_CENTER_CONFIG_${change}`, "NOTIFICATION_CENTER_CONFIG", {
+    id: facilityRef ? `${tenant}/${facilityRef}` : tenant,
+    version: c.version,
+    created: c.created,
+  });
 
 export const subscriptionEvent = (
   change: "CREATED" | "DELETED",
   s: Pick<Subscription, "id" | "created">,
-): DomainEvent => ({
-  type: `SUBSCRIPTION_${change}`,
-  entityType: "SUBSCRIPTION",
-  entityRef: s.id,
-  entityVersion: 1,
-  entityCreated: new Date(s.created),
-});
+): DomainEvent =>
+  entityEvent(`SUBSCRIPTION_${change}`, "SUBSCRIPTION", { id: s.id, version: 1, created: s.created });

@@ -4,8 +4,7 @@
  * _RESET, _UPDATED), PICK_RUN_* and PICKING_CONFIGURATION_CREATED / _UPDATED are ours. Payload: the
  * entity after the change.
  */
-import { create } from "@bufbuild/protobuf";
-import type { DomainEvent } from "@fop/kit/events/envelope";
+import { type DomainEvent, entityEvent } from "@fop/kit/events/envelope";
 import {
   PickingConfigurationSchema,
   PickJobSchema,
@@ -16,30 +15,14 @@ import { publicPickRun } from "../domain/pickrun.ts";
 import type { PickJob, PickRun } from "../domain/types.ts";
 import { toPickingConfigurationMessage, toPickJobMessage, toPickRunMessage } from "../rpc/mapper.ts";
 
-export function pickJobEvent(type: string, job: PickJob): DomainEvent {
-  return {
-    type,
-    entityType: "PICK_JOB",
-    entityRef: job.id,
-    entityVersion: job.version,
-    entityCreated: new Date(job.created),
-    payload: { schema: PickJobSchema, message: create(PickJobSchema, toPickJobMessage(job)) },
-  };
-}
+export const pickJobEvent = (type: string, job: PickJob): DomainEvent =>
+  entityEvent(type, "PICK_JOB", job, { schema: PickJobSchema, message: toPickJobMessage(job) });
 
-export function pickRunEvent(type: string, run: PickRun): DomainEvent {
-  return {
-    type,
-    entityType: "PICK_RUN",
-    entityRef: run.id,
-    entityVersion: run.version,
-    entityCreated: new Date(run.created),
-    payload: {
-      schema: PickRunSchema,
-      message: create(PickRunSchema, toPickRunMessage(publicPickRun(run) as unknown as PickRun)),
-    },
-  };
-}
+export const pickRunEvent = (type: string, run: PickRun): DomainEvent =>
+  entityEvent(type, "PICK_RUN", run, {
+    schema: PickRunSchema,
+    message: toPickRunMessage(publicPickRun(run) as unknown as PickRun),
+  });
 
 /** PICKING_CONFIGURATION_CREATED / _UPDATED (entityRef: the tenant: there is one per tenant). */
 export function pickingConfigurationEvent(
@@ -47,15 +30,10 @@ export function pickingConfigurationEvent(
   tenant: string,
   c: PickingConfiguration,
 ): DomainEvent {
-  return {
-    type: `PICKING_CONFIGURATION_${change}`,
-    entityType: "PICKING_CONFIGURATION",
-    entityRef: tenant,
-    entityVersion: c.version,
-    entityCreated: new Date(c.created ?? c.lastModified ?? 0),
-    payload: {
-      schema: PickingConfigurationSchema,
-      message: create(PickingConfigurationSchema, toPickingConfigurationMessage(c)),
-    },
-  };
+  return entityEvent(
+    `PICKING_CONFIGURATION_${change}`,
+    "PICKING_CONFIGURATION",
+    { id: tenant, version: c.version, created: c.created ?? c.lastModified ?? 0 },
+    { schema: PickingConfigurationSchema, message: toPickingConfigurationMessage(c) },
+  );
 }

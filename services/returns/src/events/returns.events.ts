@@ -11,8 +11,7 @@
  * RETURN_CONFIGURATION_CREATED / _UPDATED and HANDOVER_CONFIGURATION_CREATED / _UPDATED (payload:
  * the configuration).
  */
-import { create } from "@bufbuild/protobuf";
-import type { DomainEvent } from "@fop/kit/events/envelope";
+import { type DomainEvent, entityEvent } from "@fop/kit/events/envelope";
 import { documentJson } from "@fop/kit/rpc/proto";
 import {
   HandoverConfigurationSchema,
@@ -31,14 +30,11 @@ import { toJobMessage, toParcelMessage, toReasonMessage } from "../rpc/mapper.ts
 export const reasonEntityType = (r: Reason) =>
   r.action === "CANCELATION" ? "CANCELATION_REASON" : "REROUTE_DESCRIPTION";
 
-export const reasonEvent = (change: "CREATED" | "UPDATED" | "DELETED", r: Reason): DomainEvent => ({
-  type: `${reasonEntityType(r)}_${change}`,
-  entityType: reasonEntityType(r),
-  entityRef: r.id,
-  entityVersion: r.version,
-  entityCreated: new Date(r.created),
-  payload: { schema: ReasonSchema, message: create(ReasonSchema, toReasonMessage(r)) },
-});
+export const reasonEvent = (change: "CREATED" | "UPDATED" | "DELETED", r: Reason): DomainEvent =>
+  entityEvent(`${reasonEntityType(r)}_${change}`, reasonEntityType(r), r, {
+    schema: ReasonSchema,
+    message: toReasonMessage(r),
+  });
 
 /** The event a job action records: its status change, or the line items changed. */
 export const JOB_ACTION_EVENTS: Record<string, string> = {
@@ -47,23 +43,11 @@ export const JOB_ACTION_EVENTS: Record<string, string> = {
   RestartItemReturnJob: "ITEM_RETURN_JOB_RESTARTED",
 };
 
-export const jobEvent = (type: string, j: ItemReturnJob): DomainEvent => ({
-  type,
-  entityType: "ITEM_RETURN_JOB",
-  entityRef: j.id,
-  entityVersion: j.version,
-  entityCreated: new Date(j.created),
-  payload: { schema: ItemReturnJobSchema, message: create(ItemReturnJobSchema, toJobMessage(j)) },
-});
+export const jobEvent = (type: string, j: ItemReturnJob): DomainEvent =>
+  entityEvent(type, "ITEM_RETURN_JOB", j, { schema: ItemReturnJobSchema, message: toJobMessage(j) });
 
-export const parcelEvent = (type: string, p: Parcel): DomainEvent => ({
-  type,
-  entityType: "PARCEL",
-  entityRef: p.id,
-  entityVersion: p.version,
-  entityCreated: new Date(p.created),
-  payload: { schema: ParcelSchema, message: create(ParcelSchema, toParcelMessage(p)) },
-});
+export const parcelEvent = (type: string, p: Parcel): DomainEvent =>
+  entityEvent(type, "PARCEL", p, { schema: ParcelSchema, message: toParcelMessage(p) });
 
 /** ITEM_RETURN_ANNOUNCED, _OPENED, _STARTED, _PAUSED, _WAITING_FOR_INPUT, _FINISHED, _CANCELED. */
 export const ITEM_RETURN_ACTION_EVENTS: Record<string, string> = {
@@ -81,37 +65,29 @@ export const returnConfigurationEvent = (
   change: "CREATED" | "UPDATED",
   tenant: string,
   c: ReturnConfiguration,
-): DomainEvent => ({
-  type: `RETURN_CONFIGURATION_${change}`,
-  entityType: "RETURN_CONFIGURATION",
-  entityRef: tenant,
-  entityVersion: c.version,
-  entityCreated: new Date(c.created),
-  payload: {
-    schema: ReturnConfigurationSchema,
-    message: create(ReturnConfigurationSchema, {
-      version: BigInt(c.version),
-      documentJson: documentJson(c),
-    }),
-  },
-});
+): DomainEvent =>
+  entityEvent(
+    `RETURN_CONFIGURATION_${change}`,
+    "RETURN_CONFIGURATION",
+    { id: tenant, version: c.version, created: c.created },
+    {
+      schema: ReturnConfigurationSchema,
+      message: { version: BigInt(c.version), documentJson: documentJson(c) },
+    },
+  );
 
 /** HANDOVER_CONFIGURATION_CREATED / _UPDATED (entityRef: the tenant: there is one per tenant). */
 export const handoverConfigurationEvent = (
   change: "CREATED" | "UPDATED",
   tenant: string,
   c: HandoverConfiguration,
-): DomainEvent => ({
-  type: `HANDOVER_CONFIGURATION_${change}`,
-  entityType: "HANDOVER_CONFIGURATION",
-  entityRef: tenant,
-  entityVersion: c.version,
-  entityCreated: new Date(c.created),
-  payload: {
-    schema: HandoverConfigurationSchema,
-    message: create(HandoverConfigurationSchema, {
-      version: BigInt(c.version),
-      documentJson: documentJson(c),
-    }),
-  },
-});
+): DomainEvent =>
+  entityEvent(
+    `HANDOVER_CONFIGURATION_${change}`,
+    "HANDOVER_CONFIGURATION",
+    { id: tenant, version: c.version, created: c.created },
+    {
+      schema: HandoverConfigurationSchema,
+      message: { version: BigInt(c.version), documentJson: documentJson(c) },
+    },
+  );
