@@ -1,4 +1,6 @@
 /** The catalog over a real Connect client (Connect and gRPC protocols), real Postgres. */
+import { create } from "@bufbuild/protobuf";
+import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { newId } from "@fop/kit/ids";
@@ -8,7 +10,11 @@ import type { RunningService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
 import { countingDeps, expectTooManyIds, rpcContext, testCredentials } from "@fop/kit/testing/rpc";
 import { startTestService } from "@fop/kit/testing/service";
-import { CatalogService, FacilityStatus } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
+import {
+  CatalogService,
+  CreateFacilityRequestSchema,
+  FacilityStatus,
+} from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -154,6 +160,28 @@ describe("Facility RPCs: the envelope + document_json out, the REST body in", ()
         callOptions(ctx("fe2")),
       ),
     ).rejects.toMatchObject({ code: Code.Aborted });
+  });
+
+  it("refuses a binary caller still sending the removed typed fields (REMOVED_FIELD), storing nothing", async () => {
+    const grpc = createClient(
+      CatalogService,
+      createGrpcTransport({ baseUrl: svc.rpcUrl, interceptors: [bearerInterceptor(testCredentials)] }),
+    );
+    // CreateFacilityRequest as the old contract's encoder writes it: field 1, the typed Facility
+    // (its name, field 6). An unknown field's data is its raw value: here length-prefixed bytes.
+    const facility = new BinaryWriter().tag(6, WireType.LengthDelimited).string("Old").finish();
+    const old = create(CreateFacilityRequestSchema, {});
+    old.$unknown = [
+      { no: 1, wireType: WireType.LengthDelimited, data: new BinaryWriter().bytes(facility).finish() },
+    ];
+    const err = await grpc
+      .createFacility(old, callOptions(ctx("fe4")))
+      .catch((e: unknown) => ConnectError.from(e));
+    expect((err as ConnectError).code).toBe(Code.InvalidArgument);
+    expect((err as ConnectError).findDetails(ErrorDetailSchema)[0]?.code).toBe("REMOVED_FIELD");
+    expect(
+      (await client().listFacilities({ page: { size: 10 } }, callOptions(ctx("fe4")))).facilities,
+    ).toEqual([]);
   });
 
   it("refuses a location type, address or custom attributes of the wrong kind, naming the field", async () => {
