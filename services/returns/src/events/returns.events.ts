@@ -60,34 +60,32 @@ export const ITEM_RETURN_ACTION_EVENTS: Record<string, string> = {
   CancelItemReturn: "ITEM_RETURN_CANCELED",
 };
 
-/** RETURN_CONFIGURATION_CREATED / _UPDATED (entityRef: the tenant: there is one per tenant). */
-export const returnConfigurationEvent = (
-  change: "CREATED" | "UPDATED",
-  tenant: string,
-  c: ReturnConfiguration,
-): DomainEvent =>
-  entityEvent(
-    `RETURN_CONFIGURATION_${change}`,
-    "RETURN_CONFIGURATION",
-    { id: tenant, version: c.version, created: c.created },
-    {
-      schema: ReturnConfigurationSchema,
-      message: { version: BigInt(c.version), documentJson: documentJson(c) },
-    },
-  );
+/**
+ * A tenant configuration's CREATED / _UPDATED event (entityRef: the tenant: there is one per
+ * tenant), carrying its version and its document.
+ */
+function tenantConfigurationEvent(
+  entityType: string,
+  schema: typeof ReturnConfigurationSchema | typeof HandoverConfigurationSchema,
+) {
+  return (
+    change: "CREATED" | "UPDATED",
+    tenant: string,
+    c: ReturnConfiguration | HandoverConfiguration,
+  ): DomainEvent =>
+    entityEvent(
+      `${entityType}_${change}`,
+      entityType,
+      { id: tenant, version: c.version, created: c.created },
+      { schema, message: { version: BigInt(c.version), documentJson: documentJson(c) } },
+    );
+}
 
-/** HANDOVER_CONFIGURATION_CREATED / _UPDATED (entityRef: the tenant: there is one per tenant). */
-export const handoverConfigurationEvent = (
-  change: "CREATED" | "UPDATED",
-  tenant: string,
-  c: HandoverConfiguration,
-): DomainEvent =>
-  entityEvent(
-    `HANDOVER_CONFIGURATION_${change}`,
-    "HANDOVER_CONFIGURATION",
-    { id: tenant, version: c.version, created: c.created },
-    {
-      schema: HandoverConfigurationSchema,
-      message: { version: BigInt(c.version), documentJson: documentJson(c) },
-    },
-  );
+export const returnConfigurationEvent = tenantConfigurationEvent(
+  "RETURN_CONFIGURATION",
+  ReturnConfigurationSchema,
+);
+export const handoverConfigurationEvent = tenantConfigurationEvent(
+  "HANDOVER_CONFIGURATION",
+  HandoverConfigurationSchema,
+);
