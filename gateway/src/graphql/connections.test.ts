@@ -1,6 +1,6 @@
+import { CategorySearchPayload } from "@fop/contracts/rest/categories";
 import { AppError } from "@fop/kit/errors";
 import { describe, expect, it } from "vitest";
-import { CategorySearchPayload } from "../routes/categories/schemas.ts";
 import { bodyValidator } from "../validation.ts";
 import { listConnection, listPage, searchBody, searchConnection } from "./connections.ts";
 

@@ -9,6 +9,7 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Permission } from "@fop/contracts/permissions";
+import { listFilters } from "@fop/contracts/rest/common";
 import { AppError, invalid } from "@fop/kit/errors";
 import { isUuid } from "@fop/kit/ids";
 import { LIST_PAGE, SEARCH_PAGE } from "@fop/kit/paging";
@@ -18,7 +19,6 @@ import type { ValidateFunction } from "ajv";
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from "graphql";
 import { type AjvError, appErrorOf, describeValidation } from "../plugins/errors.ts";
 import { type SearchBody, toSearchRequest } from "../routes/search.ts";
-import { listFilters } from "../schemas/common.ts";
 import { bodyValidator } from "../validation.ts";
 import { type GqlContext, need } from "./context.ts";
 import { gql } from "./graphql-js.ts";

@@ -5,11 +5,12 @@
  *
  * `npm run graphql:schema` prints the SDL; gateway/schema.graphql is that output, checked by a test.
  */
+
+import { Filters } from "@fop/contracts/rest/common";
 import { Type } from "@sinclair/typebox";
 import type { ValueNode } from "graphql";
 import type { IResolvers } from "mercurius";
 import { checkJsonValue } from "../plugins/json.ts";
-import { Filters } from "../schemas/common.ts";
 import type { GqlContext } from "./context.ts";
 import { gql } from "./graphql-js.ts";
 import type { Args, GraphModule } from "./module.ts";

@@ -9,8 +9,8 @@
  */
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
+import { errorResponses } from "@fop/contracts/rest/common";
 import type { FastifyInstance } from "fastify";
-import { errorResponses } from "../schemas/common.ts";
 import { withNamedComponents } from "./openapi-components.ts";
 import { URN_NAMESPACE } from "./urn.ts";
 import "./types.ts";

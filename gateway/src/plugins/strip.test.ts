@@ -1,7 +1,7 @@
+import { OneOf } from "@fop/contracts/rest/common";
 import { Type } from "@sinclair/typebox";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { OneOf } from "../schemas/common.ts";
 import { compileStripper } from "./strip.ts";
 
 const ajv = new Ajv({ strict: false, discriminator: true });

@@ -4,7 +4,7 @@ import {
   CarrierConfiguration,
   StrippedCarriers,
   TransitTimeConfiguration,
-} from "../../routes/carriers/schemas.ts";
+} from "@fop/contracts/rest/carriers";
 import { parseDocument } from "../../routes/documents.ts";
 import { defineConnection, LIST_ARGS, listRoot } from "../connections.ts";
 import { type GqlContext, loader, need, rpc } from "../context.ts";

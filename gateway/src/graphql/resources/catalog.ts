@@ -1,16 +1,16 @@
 /** Categories, facilities and facility groups (the catalog service). */
 import { FacilityListFilters } from "@fop/contracts/facilities";
-import { invalid, notFound } from "@fop/kit/errors";
-import { idOrUrn } from "../../plugins/urn.ts";
 import {
   Category,
   CategoryForCreation,
   CategoryForUpdate,
   CategorySearchPayload,
-} from "../../routes/categories/schemas.ts";
+} from "@fop/contracts/rest/categories";
+import { Facility } from "@fop/contracts/rest/facilities";
+import { FacilityGroup, FacilityGroupSearchPayload } from "@fop/contracts/rest/facilitygroups";
+import { invalid, notFound } from "@fop/kit/errors";
+import { idOrUrn } from "../../plugins/urn.ts";
 import { parseDocument } from "../../routes/documents.ts";
-import { Facility } from "../../routes/facilities/schemas.ts";
-import { FacilityGroup, FacilityGroupSearchPayload } from "../../routes/facilitygroups/schemas.ts";
 import { defineConnection, listArgs, listRoot, searchArgs, searchRoot } from "../connections.ts";
 import { type GqlContext, loader, need, rpc } from "../context.ts";
 import { validated } from "../inputs.ts";

@@ -4,10 +4,10 @@ import {
   OperativeContainerTypeListFilters,
   StackListFilters,
 } from "@fop/contracts/loadunits";
+import { LoadUnit, OperativeContainerType, Stack } from "@fop/contracts/rest/loadunits";
 import { notFound } from "@fop/kit/errors";
 import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import { parseDocument } from "../../routes/documents.ts";
-import { LoadUnit, OperativeContainerType, Stack } from "../../routes/loadunits/schemas.ts";
 import { defineConnection, listArgs, listRoot } from "../connections.ts";
 import { type GqlContext, loader, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";

@@ -1,14 +1,15 @@
 /** The audit log (audit service), notifications, their configuration and webhook subscriptions (notifications service). */
-import { idOrUrn } from "../../plugins/urn.ts";
-import { Audit, AuditSearchPayload } from "../../routes/audits/schemas.ts";
-import { parseDocument } from "../../routes/documents.ts";
+
+import { Audit, AuditSearchPayload } from "@fop/contracts/rest/audits";
 import {
   Notification,
   NotificationCenterConfig,
   NotificationSearchPayload,
-} from "../../routes/notifications/schemas.ts";
+} from "@fop/contracts/rest/notifications";
+import { DeadLetters, Subscription, SupportedEvents } from "@fop/contracts/rest/subscriptions";
+import { idOrUrn } from "../../plugins/urn.ts";
+import { parseDocument } from "../../routes/documents.ts";
 import { SUPPORTED } from "../../routes/subscriptions/index.ts";
-import { DeadLetters, Subscription, SupportedEvents } from "../../routes/subscriptions/schemas.ts";
 import { defineConnection, listConnection, listPage, searchArgs, searchRoot } from "../connections.ts";
 import { type GqlContext, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";

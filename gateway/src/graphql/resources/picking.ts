@@ -1,15 +1,16 @@
 /** Pick jobs and pick runs (the picking service); a pick job's facility and load units. */
-import { notFound } from "@fop/kit/errors";
-import { parseDocument } from "../../routes/documents.ts";
-import { LoadUnit } from "../../routes/loadunits/schemas.ts";
-import { PICKING_SUB_CONFIGURATIONS, PickingConfigurations } from "../../routes/pickingconfig/schemas.ts";
+
+import { LoadUnit } from "@fop/contracts/rest/loadunits";
+import { PICKING_SUB_CONFIGURATIONS, PickingConfigurations } from "@fop/contracts/rest/pickingconfig";
 import {
   PickJob,
   PickJobActionsParameter,
   PickJobSearchPayload,
   pickLineItemProperties,
-} from "../../routes/pickjobs/schemas.ts";
-import { PickRun, PickRunActionsParameter } from "../../routes/pickruns/schemas.ts";
+} from "@fop/contracts/rest/pickjobs";
+import { PickRun, PickRunActionsParameter } from "@fop/contracts/rest/pickruns";
+import { notFound } from "@fop/kit/errors";
+import { parseDocument } from "../../routes/documents.ts";
 import { defineConnection, searchArgs, searchRoot } from "../connections.ts";
 import { type GqlContext, loader, need, rpc } from "../context.ts";
 import { validated } from "../inputs.ts";

@@ -2,12 +2,13 @@
  * Item return jobs with their item returns, reasons, the return configuration and the handover
  * configuration with its refuse reasons (the returns service).
  */
+
+import { AvailableRefusedReason, HandoverConfiguration } from "@fop/contracts/rest/handover";
+import { ItemReturn, ItemReturnJob, LocalizedReturnConfiguration } from "@fop/contracts/rest/itemreturns";
+import { Reason } from "@fop/contracts/rest/reasons";
 import { ItemReturnJobListFilters, ItemReturnListFilters } from "@fop/contracts/returns";
 import { ReasonAction } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import { parseDocument } from "../../routes/documents.ts";
-import { AvailableRefusedReason, HandoverConfiguration } from "../../routes/handover/schemas.ts";
-import { ItemReturn, ItemReturnJob, LocalizedReturnConfiguration } from "../../routes/itemreturns/schemas.ts";
-import { Reason } from "../../routes/reasons/schemas.ts";
 import { defineConnection, LIST_ARGS, listArgs, listRoot } from "../connections.ts";
 import { type GqlContext, need, rpc } from "../context.ts";
 import type { Args, GraphModule } from "../module.ts";

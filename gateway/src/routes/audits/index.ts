@@ -1,11 +1,16 @@
 /** /api/audits: the audit log (deprecated list and the alpha search). */
 import { AuditListFilters } from "@fop/contracts/audit";
+import {
+  AuditListQuery,
+  AuditPaginatedResult,
+  AuditSearchPayload,
+  AuditsResult,
+} from "@fop/contracts/rest/audits";
+import { errorResponses, listFilters, listPage } from "@fop/contracts/rest/common";
 import { callOptions } from "@fop/kit/rpc/client";
-import { errorResponses, listFilters, listPage } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocumentPage } from "../documents.ts";
 import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
-import { AuditListQuery, AuditPaginatedResult, AuditSearchPayload, AuditsResult } from "./schemas.ts";
 
 const tags = ["Audits"];
 

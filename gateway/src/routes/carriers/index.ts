@@ -3,10 +3,7 @@
  * /api/configurations/transittime: the route table (schemas, permissions, lifecycle) and thin
  * handlers.
  */
-import { callOptions } from "@fop/kit/rpc/client";
-import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
+
 import {
   Carrier,
   CarrierConfiguration,
@@ -22,7 +19,11 @@ import {
   StrippedCarriers,
   TransitTimeConfiguration,
   TransitTimeConfigurationForUpsert,
-} from "./schemas.ts";
+} from "@fop/contracts/rest/carriers";
+import { errorResponses, listPage, plainJson } from "@fop/contracts/rest/common";
+import { callOptions } from "@fop/kit/rpc/client";
+import type { RouteApp, RouteDeps } from "../deps.ts";
+import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 
 const carrierTags = ["Carriers (Operations)"];
 const configTags = ["Carriers Configuration (Operations)"];

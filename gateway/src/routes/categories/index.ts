@@ -1,11 +1,5 @@
 /** /api/categories: the route table (schemas, permissions, lifecycle) and thin handlers. */
-import { invalid } from "@fop/kit/errors";
-import { callOptions } from "@fop/kit/rpc/client";
-import { Type } from "@sinclair/typebox";
-import { errorResponses, ListQuery, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
-import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+
 import {
   Category,
   CategoryForCreation,
@@ -13,7 +7,14 @@ import {
   CategoryIdParams,
   CategoryPaginatedResult,
   CategorySearchPayload,
-} from "./schemas.ts";
+} from "@fop/contracts/rest/categories";
+import { errorResponses, ListQuery, listPage, plainJson } from "@fop/contracts/rest/common";
+import { invalid } from "@fop/kit/errors";
+import { callOptions } from "@fop/kit/rpc/client";
+import { Type } from "@sinclair/typebox";
+import type { RouteApp, RouteDeps } from "../deps.ts";
+import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
+import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 
 const tags = ["Categories"];
 const urn = [{ param: "categoryId", entity: "category", field: "tenantCategoryId" }] as const;

@@ -1,10 +1,6 @@
 /** /api/facilities: the facility registry's routes. */
 import { FacilityListFilters } from "@fop/contracts/facilities";
-import { callOptions } from "@fop/kit/rpc/client";
-import { type Static, Type } from "@sinclair/typebox";
-import { errorResponses, listFilters, listPage } from "../../schemas/common.ts";
-import type { RouteApp, RouteDeps } from "../deps.ts";
-import { parseDocument, sendCreated, sendDocument } from "../documents.ts";
+import { errorResponses, listFilters, listPage } from "@fop/contracts/rest/common";
 import {
   Facility,
   FacilityForCreation,
@@ -13,7 +9,11 @@ import {
   FacilityListQuery,
   FacilityPatch,
   StrippedFacilities,
-} from "./schemas.ts";
+} from "@fop/contracts/rest/facilities";
+import { callOptions } from "@fop/kit/rpc/client";
+import { type Static, Type } from "@sinclair/typebox";
+import type { RouteApp, RouteDeps } from "../deps.ts";
+import { parseDocument, sendCreated, sendDocument } from "../documents.ts";
 
 const tags = ["Facilities"];
 

@@ -1,10 +1,6 @@
 /** /api/facilitygroups: the route table (schemas, permissions, lifecycle) and thin handlers. */
 import { FacilityGroupListFilters } from "@fop/contracts/facilities";
-import { callOptions } from "@fop/kit/rpc/client";
-import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendCreated, sendDocument, sendDocumentPage } from "../documents.ts";
-import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+import { errorResponses, listFilters, listPage, plainJson } from "@fop/contracts/rest/common";
 import {
   FacilityGroup,
   FacilityGroupActionsParameter,
@@ -15,7 +11,11 @@ import {
   FacilityGroupPaginatedResult,
   FacilityGroupSearchPayload,
   FacilityGroups,
-} from "./schemas.ts";
+} from "@fop/contracts/rest/facilitygroups";
+import { callOptions } from "@fop/kit/rpc/client";
+import type { RouteApp, RouteDeps } from "../deps.ts";
+import { sendCreated, sendDocument, sendDocumentPage } from "../documents.ts";
+import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 
 const tags = ["Facility Groups"];
 const urn = [{ param: "facilityGroupId", entity: "facilitygroup", field: "tenantFacilityGroupId" }] as const;

@@ -4,11 +4,16 @@
  * hold them (the reference only reads them). The reference names no permission: CONFIG_READ /
  * CONFIG_WRITE, as for the other configurations and reasons.
  */
+
+import { errorResponses, plainJson } from "@fop/contracts/rest/common";
+import {
+  AvailableRefusedReasons,
+  HandoverConfiguration,
+  HandoverConfigurationForUpsert,
+} from "@fop/contracts/rest/handover";
 import { callOptions } from "@fop/kit/rpc/client";
-import { errorResponses, plainJson } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument } from "../documents.ts";
-import { AvailableRefusedReasons, HandoverConfiguration, HandoverConfigurationForUpsert } from "./schemas.ts";
 
 const tags = ["Handovers Configuration (Operations)"];
 

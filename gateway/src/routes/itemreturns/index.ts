@@ -1,11 +1,7 @@
 /** /api/itemreturnjobs: the route table (schemas, permissions, lifecycle) and thin handlers. */
-import { ItemReturnJobListFilters, ItemReturnListFilters } from "@fop/contracts/returns";
-import { callOptions } from "@fop/kit/rpc/client";
-import { ReturnLineItemKind } from "@fop/proto/fop/returns/v1/returns_pb.js";
-import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
-import { Parcel, ParcelForCreation } from "./parcel-schemas.ts";
+
+import { errorResponses, listFilters, listPage, plainJson } from "@fop/contracts/rest/common";
+import { Parcel, ParcelForCreation } from "@fop/contracts/rest/itemreturn-parcels";
 import {
   AddItemReturnToItemReturnJob,
   DeleteItemReturnQuery,
@@ -28,7 +24,12 @@ import {
   ReplaceReturnedNotReturnableLineItems,
   ReturnConfiguration,
   ReturnedLineParams,
-} from "./schemas.ts";
+} from "@fop/contracts/rest/itemreturns";
+import { ItemReturnJobListFilters, ItemReturnListFilters } from "@fop/contracts/returns";
+import { callOptions } from "@fop/kit/rpc/client";
+import { ReturnLineItemKind } from "@fop/proto/fop/returns/v1/returns_pb.js";
+import type { RouteApp, RouteDeps } from "../deps.ts";
+import { sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 
 const tags = ["Returns (Operations)"];
 

@@ -10,16 +10,7 @@ import {
   OperativeContainerTypeListFilters,
   StackListFilters,
 } from "@fop/contracts/loadunits";
-import { AppError, invalid } from "@fop/kit/errors";
-import { LIST_PAGE } from "@fop/kit/paging";
-import { callOptions } from "@fop/kit/rpc/client";
-import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
-import type { FastifyReply } from "fastify";
-import { type AjvError, describeValidation } from "../../plugins/errors.ts";
-import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
-import { bodyValidator } from "../../validation.ts";
-import { localeOf, type RouteApp, type RouteDeps } from "../deps.ts";
-import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
+import { errorResponses, listFilters, listPage, plainJson } from "@fop/contracts/rest/common";
 import {
   BulkDeleteQuery,
   IconIdParams,
@@ -51,7 +42,16 @@ import {
   StackIdParams,
   StackListQuery,
   StackResponse,
-} from "./schemas.ts";
+} from "@fop/contracts/rest/loadunits";
+import { AppError, invalid } from "@fop/kit/errors";
+import { LIST_PAGE } from "@fop/kit/paging";
+import { callOptions } from "@fop/kit/rpc/client";
+import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
+import type { FastifyReply } from "fastify";
+import { type AjvError, describeValidation } from "../../plugins/errors.ts";
+import { bodyValidator } from "../../validation.ts";
+import { localeOf, type RouteApp, type RouteDeps } from "../deps.ts";
+import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 
 const tags = ["Picking (Operations)"];
 const STATUSES: ReadonlySet<string> = new Set(LOAD_UNIT_STATUSES);

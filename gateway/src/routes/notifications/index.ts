@@ -3,12 +3,7 @@
  * the live stream (Server-Sent Events, ours). Thin handlers over NotificationsService.
  */
 import type { Permission } from "@fop/contracts/permissions";
-import { callOptions } from "@fop/kit/rpc/client";
-import type { FastifyReply, FastifyRequest } from "fastify";
-import { errorResponses, plainJson } from "../../schemas/common.ts";
-import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendDocument, sendDocumentPage } from "../documents.ts";
-import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+import { errorResponses, plainJson } from "@fop/contracts/rest/common";
 import {
   ChannelParams,
   DeleteChannelQuery,
@@ -19,7 +14,12 @@ import {
   NotificationCenterConfigForUpsert,
   NotificationPaginatedResult,
   NotificationSearchPayload,
-} from "./schemas.ts";
+} from "@fop/contracts/rest/notifications";
+import { callOptions } from "@fop/kit/rpc/client";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { RouteApp, RouteDeps } from "../deps.ts";
+import { sendDocument, sendDocumentPage } from "../documents.ts";
+import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 
 const tags = ["Notification Center Configuration (Core)"];
 const urn = [{ param: "facilityRef", entity: "facility", field: "tenantFacilityId" }] as const;

@@ -1,9 +1,10 @@
 /** /api/configurations/picking: the tenant's picking configuration (owned by the picking service). */
+
+import { errorResponses, plainJson } from "@fop/contracts/rest/common";
+import { PickingConfigurations, PickingConfigurationsPatch } from "@fop/contracts/rest/pickingconfig";
 import { callOptions } from "@fop/kit/rpc/client";
-import { errorResponses, plainJson } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
 import { sendDocument } from "../documents.ts";
-import { PickingConfigurations, PickingConfigurationsPatch } from "./schemas.ts";
 
 const tags = ["Picking Configuration (Operations)"];
 

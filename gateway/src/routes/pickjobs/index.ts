@@ -1,12 +1,7 @@
 /** /api/pickjobs: the route table (schemas, permissions, lifecycle) and thin handlers. */
 import { PickJobListFilters } from "@fop/contracts/picking";
-import { callOptions } from "@fop/kit/rpc/client";
-import { PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
-import { errorResponses, listFilters, listPage, plainJson } from "../../schemas/common.ts";
-import { localeOf, type RouteApp, type RouteDeps } from "../deps.ts";
-import { parseDocument, sendCreated, sendDocument, sendDocumentPage } from "../documents.ts";
-import { LoadUnit, LoadUnits } from "../loadunits/schemas.ts";
-import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
+import { errorResponses, listFilters, listPage, plainJson } from "@fop/contracts/rest/common";
+import { LoadUnit, LoadUnits } from "@fop/contracts/rest/loadunits";
 import {
   DeliveryNoteQuery,
   DocumentHandling,
@@ -22,7 +17,12 @@ import {
   PickLineItemParams,
   ResolvedSubstitutes,
   StrippedPickJobs,
-} from "./schemas.ts";
+} from "@fop/contracts/rest/pickjobs";
+import { callOptions } from "@fop/kit/rpc/client";
+import { PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
+import { localeOf, type RouteApp, type RouteDeps } from "../deps.ts";
+import { parseDocument, sendCreated, sendDocument, sendDocumentPage } from "../documents.ts";
+import { toPageInfo, toSearchRequest, withTotal } from "../search.ts";
 
 const tags = ["Picking (Operations)"];
 

@@ -1,23 +1,9 @@
-import type { TSchema } from "@sinclair/typebox";
-import { Ajv } from "ajv";
-import addFormats from "ajv-formats";
-import { describe, expect, it } from "vitest";
-import * as actionSchemas from "../../schemas/actions.ts";
-import * as addressSchemas from "../../schemas/address.ts";
-import * as carrierServiceSchemas from "../../schemas/carrier-services.ts";
-import * as loadUnitLineItemSchemas from "../../schemas/load-unit-line-item.ts";
-import * as pickingSchemas from "../../schemas/picking.ts";
-import * as recordableAttributeSchemas from "../../schemas/recordable-attribute.ts";
-import * as userSchemas from "../../schemas/user.ts";
-import * as pickRunSchemas from "../pickruns/schemas.ts";
-import {
-  PICK_RUN_ACTION_SCHEMAS,
-  PICK_RUN_PATCH_ACTION_SCHEMAS,
-  PickRunActionsParameter,
-  PickRunForCreation,
-  PickRunPickJobsPatchAction,
-} from "../pickruns/schemas.ts";
-import * as pickJobSchemas from "./schemas.ts";
+import * as actionSchemas from "@fop/contracts/rest/actions";
+import * as addressSchemas from "@fop/contracts/rest/address";
+import * as carrierServiceSchemas from "@fop/contracts/rest/carrier-services";
+import * as loadUnitLineItemSchemas from "@fop/contracts/rest/load-unit-line-item";
+import * as pickingSchemas from "@fop/contracts/rest/picking";
+import * as pickJobSchemas from "@fop/contracts/rest/pickjobs";
 import {
   PICK_JOB_ACTION_NAMES,
   PICK_JOB_ACTION_SCHEMAS,
@@ -28,7 +14,21 @@ import {
   PickJobForCreation,
   PickJobListQuery,
   PickJobSearchPayload,
-} from "./schemas.ts";
+} from "@fop/contracts/rest/pickjobs";
+import * as pickRunSchemas from "@fop/contracts/rest/pickruns";
+import {
+  PICK_RUN_ACTION_SCHEMAS,
+  PICK_RUN_PATCH_ACTION_SCHEMAS,
+  PickRunActionsParameter,
+  PickRunForCreation,
+  PickRunPickJobsPatchAction,
+} from "@fop/contracts/rest/pickruns";
+import * as recordableAttributeSchemas from "@fop/contracts/rest/recordable-attribute";
+import * as userSchemas from "@fop/contracts/rest/user";
+import type { TSchema } from "@sinclair/typebox";
+import { Ajv } from "ajv";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
 
 const ajv = new Ajv({ strict: false, allErrors: true, discriminator: true });
 addFormats.default(ajv);

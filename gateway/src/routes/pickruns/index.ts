@@ -1,8 +1,6 @@
 /** /api/pickruns: the route table (schemas, permissions, lifecycle) and thin handlers. */
-import { callOptions } from "@fop/kit/rpc/client";
-import { errorResponses, plainJson } from "../../schemas/common.ts";
-import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendCreated, sendDocument } from "../documents.ts";
+
+import { errorResponses, plainJson } from "@fop/contracts/rest/common";
 import {
   PickRun,
   PickRunActionsParameter,
@@ -10,7 +8,10 @@ import {
   PickRunIdParams,
   PickRunPatchAction,
   PickRunPickJobsPatchAction,
-} from "./schemas.ts";
+} from "@fop/contracts/rest/pickruns";
+import { callOptions } from "@fop/kit/rpc/client";
+import type { RouteApp, RouteDeps } from "../deps.ts";
+import { sendCreated, sendDocument } from "../documents.ts";
 
 const tags = ["Picking (Operations)"];
 export function pickRunRoutes(app: RouteApp, { clients, publicUrl }: RouteDeps): void {

@@ -2,14 +2,20 @@
  * /api/cancelationreasons and /api/reroutedescriptions (beta): the reference's AbstractReason twice,
  * one route table for both. The reference names no permission: ours are CONFIG_READ / CONFIG_WRITE.
  */
+
+import { errorResponses, listPage, plainJson } from "@fop/contracts/rest/common";
+import {
+  Reason,
+  ReasonForCreation,
+  ReasonForModification,
+  ReasonListQuery,
+} from "@fop/contracts/rest/reasons";
 import { callOptions } from "@fop/kit/rpc/client";
 import { ReasonAction } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import { Type } from "@sinclair/typebox";
 import type { Lifecycle } from "../../plugins/types.ts";
-import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
 import type { RouteApp, RouteDeps } from "../deps.ts";
 import { parseDocument, sendDocument } from "../documents.ts";
-import { Reason, ReasonForCreation, ReasonForModification, ReasonListQuery } from "./schemas.ts";
 
 interface Kind {
   path: string;

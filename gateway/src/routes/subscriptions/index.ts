@@ -3,10 +3,7 @@
  * dead letters (ours) and the supported events.
  */
 import { EVENT_KINDS, PLATFORM_KIND_ALIASES } from "@fop/contracts/event-kinds";
-import { callOptions } from "@fop/kit/rpc/client";
-import { errorResponses, listPage, plainJson } from "../../schemas/common.ts";
-import type { RouteApp, RouteDeps } from "../deps.ts";
-import { sendDocument, sendDocumentPage } from "../documents.ts";
+import { errorResponses, listPage, plainJson } from "@fop/contracts/rest/common";
 import {
   CreatedSubscription,
   DeadLetters,
@@ -16,7 +13,10 @@ import {
   SubscriptionListQuery,
   Subscriptions,
   SupportedEvents,
-} from "./schemas.ts";
+} from "@fop/contracts/rest/subscriptions";
+import { callOptions } from "@fop/kit/rpc/client";
+import type { RouteApp, RouteDeps } from "../deps.ts";
+import { sendDocument, sendDocumentPage } from "../documents.ts";
 
 const tags = ["Subscriptions (Events)"];
 const idOf = (req: { params: { subscriptionId: string } }) => req.params.subscriptionId;

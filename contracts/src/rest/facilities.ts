@@ -1,16 +1,17 @@
 /** Facility schemas: the reference's ManagedFacility/Supplier shapes, for the fields the registry keeps. */
-import { PHONE_NUMBER_TYPES } from "@fop/contracts/common";
+
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { PHONE_NUMBER_TYPES } from "../common.ts";
 import {
   FACILITY_STATUSES,
   FACILITY_TYPES,
   type FacilityDetailKey,
   FacilityListFilters,
   LOCATION_TYPES,
-} from "@fop/contracts/facilities";
-import { PICKING_METHODS } from "@fop/contracts/picking";
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { CustomAttributes, closed, DateTime, listQuery, OneOf, opt } from "../../schemas/common.ts";
-import { CurrencyCode } from "../../schemas/currency.ts";
+} from "../facilities.ts";
+import { PICKING_METHODS } from "../picking.ts";
+import { CustomAttributes, closed, DateTime, listQuery, OneOf, opt } from "./common.ts";
+import { CurrencyCode } from "./currency.ts";
 
 const NonEmpty = Type.String({ pattern: "^.+$" });
 const nullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));

@@ -1,6 +1,7 @@
 /** Facility group schemas, matching the reference (FacilityGroup, FacilityGroupForCreation, ...). */
-import { FacilityGroupListFilters } from "@fop/contracts/facilities";
+
 import { Type } from "@sinclair/typebox";
+import { FacilityGroupListFilters } from "../facilities.ts";
 import {
   CustomAttributes,
   DateTime,
@@ -13,7 +14,7 @@ import {
   SearchPayload,
   SearchQuery,
   SortEntry,
-} from "../../schemas/common.ts";
+} from "./common.ts";
 
 const FACILITY_REFS_DESCRIPTION =
   "Facilities of the tenant in this group, unique. At most 1000 per group and 20 groups per facility by default (FACILITIES_PER_GROUP, FACILITY_GROUPS_PER_FACILITY).";

@@ -3,7 +3,7 @@
  * /api/configurations/handover/refusereasons) and our configuration document that holds them.
  */
 import { Type } from "@sinclair/typebox";
-import { closed, DateTime, opt, RequestVersion } from "../../schemas/common.ts";
+import { closed, DateTime, opt, RequestVersion } from "./common.ts";
 
 const RefusedReasonLocalized = Type.Record(
   Type.String({ maxLength: 64 }),

@@ -12,6 +12,8 @@
  * - Read models (PickJob, PickLineItem, ...) list every property and stay open unless the reference
  *   closes them, so nothing a client should see is dropped by a response serializer.
  */
+
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import {
   DELIVERY_CHANNELS,
   OPERATIVE_TRANSFER_TYPES,
@@ -21,18 +23,17 @@ import {
   PICKING_METHODS,
   PickJobListFilters,
   SERVICE_LEVELS,
-} from "@fop/contracts/picking";
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { actionParameter, LooseVersion, patchAction } from "../../schemas/actions.ts";
-import { ConsumerAddress } from "../../schemas/address.ts";
+} from "../picking.ts";
+import { actionParameter, LooseVersion, patchAction } from "./actions.ts";
+import { ConsumerAddress } from "./address.ts";
 import {
   ARTICLE_LIMITS,
   ArticleAttributeItem,
   PickLineItemArticle,
   SubstituteLineItemArticle,
   UnitKey,
-} from "../../schemas/article.ts";
-import { CarrierProductCategory, CarrierServices } from "../../schemas/carrier-services.ts";
+} from "./article.ts";
+import { CarrierProductCategory, CarrierServices } from "./carrier-services.ts";
 import {
   CustomAttributes,
   closed,
@@ -49,22 +50,22 @@ import {
   SearchQuery,
   SortEntry,
   StringEnum,
-} from "../../schemas/common.ts";
-import { PaymentInformation } from "../../schemas/currency.ts";
-import { LoadUnitLineItemForCreation } from "../../schemas/load-unit-line-item.ts";
+} from "./common.ts";
+import { PaymentInformation } from "./currency.ts";
+import { LoadUnitLineItemForCreation } from "./load-unit-line-item.ts";
 import {
   PickingMethodEnum,
   PickingScanningConfigurationEnum,
   PickLineItemStatus,
   ScanningRuleConfiguration,
   ScanningRuleValue,
-} from "../../schemas/picking.ts";
+} from "./picking.ts";
 import {
   RecordableAttribute,
   RecordableAttributeForCreation,
   RecordableAttributeForUpdate,
-} from "../../schemas/recordable-attribute.ts";
-import { AssignedUser, AssignedUserForCreation, Editor } from "../../schemas/user.ts";
+} from "./recordable-attribute.ts";
+import { AssignedUser, AssignedUserForCreation, Editor } from "./user.ts";
 
 // --- enums -------------------------------------------------------------------------------------------
 

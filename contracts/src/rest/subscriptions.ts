@@ -2,9 +2,10 @@
  * Webhook subscriptions as the platform's published TypeScript SDK shapes them (SubscriptionForCreation,
  * Subscription, Subscriptions); the reference subset does not describe them.
  */
-import { SUBSCRIBABLE_EVENTS } from "@fop/contracts/event-kinds";
+
 import { Type } from "@sinclair/typebox";
-import { DateTime, OneOf, opt, PageSizeQuery, StringEnum } from "../../schemas/common.ts";
+import { SUBSCRIBABLE_EVENTS } from "../event-kinds.ts";
+import { DateTime, OneOf, opt, PageSizeQuery, StringEnum } from "./common.ts";
 
 const CallbackHeader = Type.Object(
   { key: Type.String({ minLength: 1, maxLength: 256 }), value: Type.String({ maxLength: 4096 }) },

@@ -1,6 +1,7 @@
 /** Recordable attributes of a line (RecordableAttribute*): pick jobs, load units, item returns. */
-import { RECORDING_RULES } from "@fop/contracts/picking";
+
 import { Type } from "@sinclair/typebox";
+import { RECORDING_RULES } from "../picking.ts";
 import { closed, LocaleString, nullable, opt, StringEnum } from "./common.ts";
 
 const RecordingRule = StringEnum(RECORDING_RULES, {

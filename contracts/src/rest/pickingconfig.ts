@@ -5,14 +5,11 @@
  * sub-configuration or field would otherwise be dropped silently and change nothing (400 instead,
  * naming it). `created` / `lastModified` are accepted (a client may send back what it read) and ignored.
  */
-import { LOAD_UNIT_ASSIGNMENT_TYPES } from "@fop/contracts/picking";
+
 import { type TProperties, type TSchema, Type } from "@sinclair/typebox";
-import { DateTime, LocaleString, opt, RequestVersion, StringEnum } from "../../schemas/common.ts";
-import {
-  PickingMethodEnum,
-  PickingScanningConfigurationEnum,
-  ScanningRuleConfiguration,
-} from "../../schemas/picking.ts";
+import { LOAD_UNIT_ASSIGNMENT_TYPES } from "../picking.ts";
+import { DateTime, LocaleString, opt, RequestVersion, StringEnum } from "./common.ts";
+import { PickingMethodEnum, PickingScanningConfigurationEnum, ScanningRuleConfiguration } from "./picking.ts";
 
 export const SCAN_CODE_VALIDATION_TYPES = ["NO_VALIDATION", "CODE_MUST_BE_KNOWN"] as const;
 export const USER_ROLE_NAMES = ["FULFILLER", "SUPERVISOR", "ADMINISTRATOR"] as const;

@@ -2,6 +2,9 @@
  * Load unit, stack, operative container type and load unit type schemas, matching the reference
  * (LoadUnit, LoadUnitsForCreation, Stack, OperativeContainerType, LoadUnitType, ...).
  */
+
+import { LIST_PAGE, type PageLimits } from "@fop/kit/paging";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import {
   LOAD_UNIT_STATUSES,
   LoadUnitListFilters,
@@ -11,10 +14,8 @@ import {
   OperativeType,
   SCANNABLE_IDENTIFIER_SEARCH_TYPES,
   StackListFilters,
-} from "@fop/contracts/loadunits";
-import { LIST_PAGE, type PageLimits } from "@fop/kit/paging";
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { LoadUnitLineItemArticle } from "../../schemas/article.ts";
+} from "../loadunits.ts";
+import { LoadUnitLineItemArticle } from "./article.ts";
 import {
   CustomAttributes,
   closed,
@@ -24,9 +25,9 @@ import {
   opt,
   PageSizeQuery,
   RequestVersion,
-} from "../../schemas/common.ts";
-import { LoadUnitLineItemForCreation } from "../../schemas/load-unit-line-item.ts";
-import { RecordableAttribute, RecordableAttributeForUpdate } from "../../schemas/recordable-attribute.ts";
+} from "./common.ts";
+import { LoadUnitLineItemForCreation } from "./load-unit-line-item.ts";
+import { RecordableAttribute, RecordableAttributeForUpdate } from "./recordable-attribute.ts";
 
 const nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 256, description });

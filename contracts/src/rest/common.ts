@@ -3,7 +3,7 @@
  * reference): error body, paging, search payloads and the filter operator sets. Validation and the
  * OpenAPI document both come from these.
  */
-import { COMMA_SEPARATED } from "@fop/contracts/schema";
+
 import { invalid } from "@fop/kit/errors";
 import type { Json, JsonObject } from "@fop/kit/json";
 import { LIST_PAGE, type PageLimits, SEARCH_PAGE } from "@fop/kit/paging";
@@ -15,8 +15,9 @@ import {
   type TUnion,
   Type,
 } from "@sinclair/typebox";
+import { COMMA_SEPARATED } from "../schema.ts";
 
-export { StringEnum } from "@fop/contracts/schema";
+export { StringEnum } from "../schema.ts";
 
 /** The platform's error body: an array of {summary, description, requestVersion, version} + our `code`. */
 export const ErrorInner = Type.Object(

@@ -5,6 +5,8 @@
  * TransitTimeConfiguration(ForUpsert)). Defaults are applied by the service, never here: a
  * ModifyCarrier must not reset what it does not name.
  */
+
+import { type TSchema, Type } from "@sinclair/typebox";
 import {
   CALCULATION_STRATEGIES,
   CARRIER_DELIVERY_TYPES,
@@ -12,12 +14,11 @@ import {
   CARRIER_STATUSES,
   NON_DELIVERY_TYPES,
   WEEKDAYS,
-} from "@fop/contracts/carriers";
-import { PHONE_NUMBER_TYPES } from "@fop/contracts/common";
-import { type TSchema, Type } from "@sinclair/typebox";
-import { CarrierProductCategory, CarrierServices } from "../../schemas/carrier-services.ts";
-import { DateTime, ListQuery, LocaleString, opt, RequestVersion, StringEnum } from "../../schemas/common.ts";
-import { CurrencyCode } from "../../schemas/currency.ts";
+} from "../carriers.ts";
+import { PHONE_NUMBER_TYPES } from "../common.ts";
+import { CarrierProductCategory, CarrierServices } from "./carrier-services.ts";
+import { DateTime, ListQuery, LocaleString, opt, RequestVersion, StringEnum } from "./common.ts";
+import { CurrencyCode } from "./currency.ts";
 
 const Text = (description?: string) => Type.String({ maxLength: 4096, description });
 const List = <T extends TSchema>(

@@ -2,6 +2,8 @@
  * Item return job schemas, matching the reference (ItemReturnJob, ItemReturnJobForCreation,
  * ItemReturnJobLineItem(ForCreation), the job actions, ItemReturnJobs).
  */
+
+import { type TSchema, Type } from "@sinclair/typebox";
 import {
   ITEM_RETURN_JOB_STATUSES,
   ITEM_RETURN_STATUSES,
@@ -9,10 +11,9 @@ import {
   ItemReturnListFilters,
   REFUND_STATUSES,
   RETURNED_LINE_ITEM_STATUSES,
-} from "@fop/contracts/returns";
-import { type TSchema, Type } from "@sinclair/typebox";
-import { ConsumerAddress } from "../../schemas/address.ts";
-import { ItemReturnJobLineItemArticle } from "../../schemas/article.ts";
+} from "../returns.ts";
+import { ConsumerAddress } from "./address.ts";
+import { ItemReturnJobLineItemArticle } from "./article.ts";
 import {
   CustomAttributes,
   DateTime,
@@ -22,9 +23,9 @@ import {
   opt,
   RequestVersion,
   StringEnum,
-} from "../../schemas/common.ts";
-import { CurrencyCode } from "../../schemas/currency.ts";
-import { RecordableAttribute, RecordableAttributeForCreation } from "../../schemas/recordable-attribute.ts";
+} from "./common.ts";
+import { CurrencyCode } from "./currency.ts";
+import { RecordableAttribute, RecordableAttributeForCreation } from "./recordable-attribute.ts";
 
 const Strings = (maxItems: number, description?: string) =>
   Type.Array(Type.String({ maxLength: 256 }), { maxItems, description });

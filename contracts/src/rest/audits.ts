@@ -1,6 +1,7 @@
 /** Audit schemas, matching the reference (Audit, AuditsResult, AuditSearchPayload, AuditPaginatedResult). */
-import { AUDITED_ENTITY_TYPES, AuditListFilters } from "@fop/contracts/audit";
+
 import { Type } from "@sinclair/typebox";
+import { AUDITED_ENTITY_TYPES, AuditListFilters } from "../audit.ts";
 import {
   DateTime,
   Filters,
@@ -10,7 +11,7 @@ import {
   SearchPayload,
   SearchQuery,
   SortEntry,
-} from "../../schemas/common.ts";
+} from "./common.ts";
 
 const Actor = Type.Object({
   id: Type.String(),

@@ -1,6 +1,7 @@
 /** Addresses as the reference writes them (Address, ConsumerAddress), shared by pick jobs and item returns. */
-import { PHONE_NUMBER_TYPES } from "@fop/contracts/common";
+
 import { Type } from "@sinclair/typebox";
+import { PHONE_NUMBER_TYPES } from "../common.ts";
 import { FreeObject, opt, StringEnum } from "./common.ts";
 
 const NonEmpty = Type.String({ pattern: "^.+$" });

@@ -6,21 +6,14 @@
  * bodies discriminated by `name`/`action` are validated in two passes, as for pick jobs (the route
  * schema checks the discriminator, then `*_SCHEMAS[discriminator]` the whole body).
  */
-import { PICK_RUN_STATUSES, PICK_RUN_TYPES } from "@fop/contracts/picking";
+
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { actionParameter, LooseVersion, patchAction } from "../../schemas/actions.ts";
-import {
-  closed,
-  DateTime,
-  LocaleString,
-  OneOf,
-  opt,
-  RequestVersion,
-  StringEnum,
-} from "../../schemas/common.ts";
-import { PickLineItemStatus } from "../../schemas/picking.ts";
-import { Editor } from "../../schemas/user.ts";
-import { PickJobLineItemPartialStockLocationForUpdate, pickLineItemProperties } from "../pickjobs/schemas.ts";
+import { PICK_RUN_STATUSES, PICK_RUN_TYPES } from "../picking.ts";
+import { actionParameter, LooseVersion, patchAction } from "./actions.ts";
+import { closed, DateTime, LocaleString, OneOf, opt, RequestVersion, StringEnum } from "./common.ts";
+import { PickLineItemStatus } from "./picking.ts";
+import { PickJobLineItemPartialStockLocationForUpdate, pickLineItemProperties } from "./pickjobs.ts";
+import { Editor } from "./user.ts";
 
 export const PickRunType = StringEnum(PICK_RUN_TYPES, {
   title: "PickRunType",

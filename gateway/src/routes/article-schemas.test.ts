@@ -1,7 +1,3 @@
-import { codes } from "currency-codes";
-import { describe, expect, it } from "vitest";
-import { type AjvError, describeValidation } from "../plugins/errors.ts";
-import { bodyValidator } from "../validation.ts";
 import {
   ARTICLE_LIMITS,
   ItemReturnJobLineItemArticle,
@@ -9,8 +5,12 @@ import {
   ParcelItemArticle,
   PickLineItemArticle,
   SubstituteLineItemArticle,
-} from "./article.ts";
-import { CURRENCY_CODES, CurrencyCode } from "./currency.ts";
+} from "@fop/contracts/rest/article";
+import { CURRENCY_CODES, CurrencyCode } from "@fop/contracts/rest/currency";
+import { codes } from "currency-codes";
+import { describe, expect, it } from "vitest";
+import { type AjvError, describeValidation } from "../plugins/errors.ts";
+import { bodyValidator } from "../validation.ts";
 
 /** The first error of `value` against `schema`, as the gateway words it (undefined when valid). */
 function error(schema: object, value: unknown): string | undefined {

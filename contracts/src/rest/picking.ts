@@ -2,8 +2,9 @@
  * The picking vocabulary the pick job, pick run, picking configuration and facility families share:
  * picking methods, the pick line status and the scanning configuration.
  */
-import { PICK_LINE_ITEM_STATUSES, PICKING_METHODS, SCANNING_TYPES } from "@fop/contracts/picking";
+
 import { Type } from "@sinclair/typebox";
+import { PICK_LINE_ITEM_STATUSES, PICKING_METHODS, SCANNING_TYPES } from "../picking.ts";
 import { opt, StringEnum } from "./common.ts";
 
 export const PickLineItemStatus = StringEnum(PICK_LINE_ITEM_STATUSES, { title: "PickLineItemStatus" });

@@ -9,7 +9,7 @@ import {
   SearchPayload,
   SearchQuery,
   SortEntry,
-} from "../../schemas/common.ts";
+} from "./common.ts";
 
 const TenantCategoryId = Type.String({
   minLength: 2,

@@ -1,6 +1,6 @@
 /** Reason schemas, matching the reference (AbstractReason: CancelationReason, RerouteDescription). */
 import { Type } from "@sinclair/typebox";
-import { closed, DateTime, ListQuery, LocaleString, opt, RequestVersion } from "../../schemas/common.ts";
+import { closed, DateTime, ListQuery, LocaleString, opt, RequestVersion } from "./common.ts";
 
 const ReasonText = Type.String({
   minLength: 1,

@@ -2,14 +2,15 @@
  * Item return parcel schemas, matching the reference (ParcelForCreation, Parcel and their parts).
  * Bounds the reference leaves open are ours: 500 items, 100 load unit refs, 50 transfers.
  */
-import { OPERATIVE_TRANSFER_TYPES } from "@fop/contracts/picking";
+
 import { Type } from "@sinclair/typebox";
-import { ConsumerAddress } from "../../schemas/address.ts";
-import { ParcelItemArticle } from "../../schemas/article.ts";
-import { CustomAttributes, closed, DateTime, nullable, opt, StringEnum } from "../../schemas/common.ts";
-import { CurrencyCode, PaymentInformation } from "../../schemas/currency.ts";
-import { RecordableAttributeForCreation } from "../../schemas/recordable-attribute.ts";
-import { FacilityAddress } from "../facilities/schemas.ts";
+import { OPERATIVE_TRANSFER_TYPES } from "../picking.ts";
+import { ConsumerAddress } from "./address.ts";
+import { ParcelItemArticle } from "./article.ts";
+import { CustomAttributes, closed, DateTime, nullable, opt, StringEnum } from "./common.ts";
+import { CurrencyCode, PaymentInformation } from "./currency.ts";
+import { FacilityAddress } from "./facilities.ts";
+import { RecordableAttributeForCreation } from "./recordable-attribute.ts";
 
 export const PARCEL_STATUSES = [
   "OPEN",

@@ -3,16 +3,16 @@
  * UpdateChannelByIdAction, Notification, NotificationSearchPayload, ...).
  */
 
-import { NOTIFICATION_CHANNEL_EVENTS } from "@fop/contracts/event-kinds";
-import { SUPPORTED_LOCALES } from "@fop/contracts/locales";
+import { Type } from "@sinclair/typebox";
+import { NOTIFICATION_CHANNEL_EVENTS } from "../event-kinds.ts";
+import { SUPPORTED_LOCALES } from "../locales.ts";
 import {
   CHANNEL_TYPES,
   ENTITY_LINK_TYPES,
   NOTIFICATION_CATEGORIES,
   NOTIFICATION_STATUSES,
   PRIORITY_LABELS,
-} from "@fop/contracts/notifications";
-import { Type } from "@sinclair/typebox";
+} from "../notifications.ts";
 import {
   DateTime,
   Filters,
@@ -23,7 +23,7 @@ import {
   SearchQuery,
   SortEntry,
   StringEnum,
-} from "../../schemas/common.ts";
+} from "./common.ts";
 
 const SupportedLocale = StringEnum(SUPPORTED_LOCALES, {
   description: "ISO 3166 conform country code and ISO 639-1 conform language code (de_DE, en_US, ...)",
