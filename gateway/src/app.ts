@@ -5,6 +5,7 @@
 import type { Ablation } from "@fop/kit/ablation";
 import type { Logger } from "@fop/kit/logger";
 import type { Metrics } from "@fop/kit/metrics";
+import { validators } from "@fop/kit/schemas/validators";
 import { type FastifyInstance, fastify, LogController } from "fastify";
 import type { Principal } from "./auth.ts";
 import { type GraphqlOptions, installGraphql } from "./graphql/plugin.ts";
@@ -23,7 +24,6 @@ import { installTracing } from "./plugins/tracing.ts";
 import { installUrnResolution, type UrnResolver } from "./plugins/urn.ts";
 import type { Clients } from "./routes/deps.ts";
 import { registerRoutes } from "./routes/index.ts";
-import { validators } from "./validation.ts";
 
 declare module "fastify" {
   interface FastifyInstance {

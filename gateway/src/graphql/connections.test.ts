@@ -1,7 +1,7 @@
 import { CategorySearchPayload } from "@fop/contracts/rest/categories";
 import { AppError } from "@fop/kit/errors";
+import { bodyValidator } from "@fop/kit/schemas/validators";
 import { describe, expect, it } from "vitest";
-import { bodyValidator } from "../validation.ts";
 import { listConnection, listPage, searchBody, searchConnection } from "./connections.ts";
 
 const validate = bodyValidator(CategorySearchPayload);

@@ -1,8 +1,8 @@
 /** Mutation inputs validated as the REST bodies they mirror: the same limits and error texts. */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { invalid } from "@fop/kit/errors";
-import { type AjvError, describeValidation } from "../plugins/errors.ts";
-import { bodyValidator } from "../validation.ts";
+import { type AjvError, describeValidation } from "@fop/kit/schemas/describe";
+import { bodyValidator } from "@fop/kit/schemas/validators";
 
 /** `input` checked against the REST body schema (errors name `input/...`); a copy, never the argument. */
 export function validated(schema: object, input: unknown, name = "input"): JsonObject {

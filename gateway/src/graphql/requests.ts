@@ -14,9 +14,9 @@
  *   input values nested at most as deep as a REST body ({@link JSON_LIMITS}); other methods are a 405.
  */
 import { AppError, invalid } from "@fop/kit/errors";
+import { JSON_LIMITS, parseJsonBody } from "@fop/kit/schemas/json-values";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { DocumentNode, ValueNode } from "graphql";
-import { JSON_LIMITS, parseJsonBody } from "../plugins/json.ts";
 import { gql } from "./graphql-js.ts";
 
 /** Brackets ({, [, () nested in a document's text: selections (15 deep at most) plus input values. */

@@ -7,10 +7,10 @@
  */
 
 import { Filters } from "@fop/contracts/rest/common";
+import { checkJsonValue } from "@fop/kit/schemas/json-values";
 import { Type } from "@sinclair/typebox";
 import type { ValueNode } from "graphql";
 import type { IResolvers } from "mercurius";
-import { checkJsonValue } from "../plugins/json.ts";
 import type { GqlContext } from "./context.ts";
 import { gql } from "./graphql-js.ts";
 import type { Args, GraphModule } from "./module.ts";

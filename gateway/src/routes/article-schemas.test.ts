@@ -7,10 +7,10 @@ import {
   SubstituteLineItemArticle,
 } from "@fop/contracts/rest/article";
 import { CURRENCY_CODES, CurrencyCode } from "@fop/contracts/rest/currency";
+import { type AjvError, describeValidation } from "@fop/kit/schemas/describe";
+import { bodyValidator } from "@fop/kit/schemas/validators";
 import { codes } from "currency-codes";
 import { describe, expect, it } from "vitest";
-import { type AjvError, describeValidation } from "../plugins/errors.ts";
-import { bodyValidator } from "../validation.ts";
 
 /** The first error of `value` against `schema`, as the gateway words it (undefined when valid). */
 function error(schema: object, value: unknown): string | undefined {

@@ -3,7 +3,7 @@
  * object the reference closes (`additionalProperties: false`) is closed here too (extras are a 400),
  * and an object the reference leaves open but describes is open here as well (a platform client's
  * extra property is accepted) — the gateway then drops what it does not declare instead of storing
- * it (plugins/strip.ts). Where we are deliberately stricter, the exception is listed with its reason.
+ * it (@fop/kit/schemas/strip.ts). Where we are deliberately stricter, the exception is listed with its reason.
  */
 
 import { readFileSync } from "node:fs";

@@ -46,10 +46,10 @@ import {
 import { AppError, invalid } from "@fop/kit/errors";
 import { LIST_PAGE } from "@fop/kit/paging";
 import { callOptions } from "@fop/kit/rpc/client";
+import { type AjvError, describeValidation } from "@fop/kit/schemas/describe";
+import { bodyValidator } from "@fop/kit/schemas/validators";
 import { ContainerTypeKind } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
 import type { FastifyReply } from "fastify";
-import { type AjvError, describeValidation } from "../../plugins/errors.ts";
-import { bodyValidator } from "../../validation.ts";
 import { localeOf, type RouteApp, type RouteDeps } from "../deps.ts";
 import { sendCreated, sendDocument, sendDocumentArray, sendDocumentPage } from "../documents.ts";
 

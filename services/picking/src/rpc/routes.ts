@@ -4,9 +4,20 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { PickJobListFilters } from "@fop/contracts/picking";
+import { PickingConfigurationsPatch } from "@fop/contracts/rest/pickingconfig";
+import {
+  PickingPatchActions,
+  PickJobActionsParameter,
+  PickJobForCreation,
+} from "@fop/contracts/rest/pickjobs";
+import {
+  PickRunActionsParameter,
+  PickRunForCreation,
+  PickRunPatchAction,
+} from "@fop/contracts/rest/pickruns";
 import { invalid } from "@fop/kit/errors";
+import { readBody } from "@fop/kit/rpc/body";
 import { listCall } from "@fop/kit/rpc/filters";
-import { structDocument } from "@fop/kit/rpc/proto";
 import { pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { PickingService, PickJobDocumentKind } from "@fop/proto/fop/picking/v1/picking_pb.js";
@@ -46,6 +57,15 @@ function stripped(job: PickJob): JsonObject {
   ) as JsonObject;
 }
 
+/**
+ * A PATCH's version and actions, as the RPC carries them, read as the REST body they are
+ * ({version, actions}) with its schema.
+ */
+function patchBody(schema: object, req: { version: bigint; actions: JsonObject[] }) {
+  const body = readBody(schema, { version: Number(req.version), actions: req.actions });
+  return { version: body.version as number, actions: body.actions as JsonObject[] };
+}
+
 export function pickingRoutes(deps: PickingDeps) {
   return (router: ConnectRouter) =>
     router.service(PickingService, {
@@ -54,7 +74,8 @@ export function pickingRoutes(deps: PickingDeps) {
         return { pickjobs: result.pickjobs.map(stripped), total: BigInt(result.total) };
       },
       async createPickJob(req, hctx) {
-        return jobOut(await jobs.createPickJob(deps, requestContext(hctx), structDocument(req.body)));
+        const body = readBody(PickJobForCreation, req.body);
+        return jobOut(await jobs.createPickJob(deps, requestContext(hctx), body));
       },
       async getPickJob(req, hctx) {
         return { pickJob: storedPickJobMessage(await jobs.readPickJob(deps, requestContext(hctx), req.id)) };
@@ -65,18 +86,18 @@ export function pickingRoutes(deps: PickingDeps) {
       },
       async pickJobAction(req, hctx) {
         return jobOut(
-          await jobs.pickJobAction(deps, requestContext(hctx), req.id, structDocument(req.action)),
-        );
-      },
-      async patchPickJob(req, hctx) {
-        return jobOut(
-          await jobs.patchPickJob(
+          await jobs.pickJobAction(
             deps,
             requestContext(hctx),
             req.id,
-            Number(req.version),
-            req.actions.map(structDocument),
+            readBody(PickJobActionsParameter, req.action),
           ),
+        );
+      },
+      async patchPickJob(req, hctx) {
+        const body = patchBody(PickingPatchActions, req);
+        return jobOut(
+          await jobs.patchPickJob(deps, requestContext(hctx), req.id, body.version, body.actions),
         );
       },
       async searchPickJobs(req, hctx) {
@@ -109,25 +130,26 @@ export function pickingRoutes(deps: PickingDeps) {
       },
 
       async createPickRun(req, hctx) {
-        return runOut(await runs.createPickRun(deps, requestContext(hctx), structDocument(req.body)));
+        const body = readBody(PickRunForCreation, req.body);
+        return runOut(await runs.createPickRun(deps, requestContext(hctx), body));
       },
       async getPickRun(req, hctx) {
         return runOut(await runs.getPickRun(deps, requestContext(hctx), req.id));
       },
       async patchPickRun(req, hctx) {
+        const body = patchBody(PickRunPatchAction, req);
         return runOut(
-          await runs.patchPickRun(
-            deps,
-            requestContext(hctx),
-            req.id,
-            Number(req.version),
-            req.actions.map(structDocument),
-          ),
+          await runs.patchPickRun(deps, requestContext(hctx), req.id, body.version, body.actions),
         );
       },
       async pickRunAction(req, hctx) {
         return runOut(
-          await runs.pickRunAction(deps, requestContext(hctx), req.id, structDocument(req.action)),
+          await runs.pickRunAction(
+            deps,
+            requestContext(hctx),
+            req.id,
+            readBody(PickRunActionsParameter, req.action),
+          ),
         );
       },
       async removePickJobFromPickRun(req, hctx) {
@@ -144,7 +166,7 @@ export function pickingRoutes(deps: PickingDeps) {
         const r = await pickingConfig.patchPickingConfigurationOf(
           deps,
           requestContext(hctx),
-          structDocument(req.body),
+          readBody(PickingConfigurationsPatch, req.body),
         );
         return { configuration: toPickingConfigurationMessage(r.config), created: r.created };
       },

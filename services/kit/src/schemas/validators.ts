@@ -1,9 +1,11 @@
 /**
- * The gateway's JSON schema validators (REST routes and the GraphQL arguments that mirror them).
+ * The JSON schema validators of the REST contract: the gateway validates REST bodies and the GraphQL
+ * arguments that mirror them with these, and a service reads a direct caller's body with the same
+ * ones (rpc/body.ts), so both doors apply one set of rules.
  */
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { compileStripper } from "./plugins/strip.ts";
+import { compileStripper } from "./strip.ts";
 
 /**
  * Body: no type coercion (a string is not a number), one pass for bodies that are one of several

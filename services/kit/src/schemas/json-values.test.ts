@@ -6,7 +6,7 @@ import {
   nestingDepth,
   parseJsonBody,
   scanJson,
-} from "./json.ts";
+} from "./json-values.ts";
 
 const bytes = (s: string) => Buffer.from(s, "utf8");
 const code = (fn: () => unknown) => {
