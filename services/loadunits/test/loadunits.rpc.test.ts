@@ -114,7 +114,12 @@ describe("ListLoadUnitsOfPickJobs", () => {
 
 describe("BatchGetStacks", () => {
   const stack = async (tenant: string) =>
-    (await client().createStack({ body: { facilityRefs: [FACILITY] } }, callOptions(ctx(tenant)))).stack!.id;
+    (
+      await client().createStack(
+        { body: { facilityRefs: [FACILITY], processRefs: [] } },
+        callOptions(ctx(tenant)),
+      )
+    ).stack!.id;
 
   it("answers the caller's stacks among the ids, each once, as GetStack does; unknown, malformed and other tenants' ids are left out", async () => {
     const [a, b, c] = [await stack("t1"), await stack("t1"), await stack("t1")];

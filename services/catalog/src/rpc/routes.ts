@@ -5,9 +5,17 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { FacilityGroupListFilters, FacilityListFilters } from "@fop/contracts/facilities";
+import { CategoryForCreation, CategoryForUpdate } from "@fop/contracts/rest/categories";
+import { FacilityForCreation, FacilityForReplacement, FacilityPatch } from "@fop/contracts/rest/facilities";
+import {
+  FacilityGroupActionsParameter,
+  FacilityGroupForCreation,
+  FacilityGroupForUpdate,
+} from "@fop/contracts/rest/facilitygroups";
 import { invalid } from "@fop/kit/errors";
+import { readBody } from "@fop/kit/rpc/body";
 import { listCall } from "@fop/kit/rpc/filters";
-import { refuseUnknownFields, structDocument } from "@fop/kit/rpc/proto";
+import { refuseUnknownFields } from "@fop/kit/rpc/proto";
 import { listPage, pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
@@ -50,7 +58,7 @@ export function catalogRoutes(deps: CatalogDeps) {
         const c = await categories.createCategory(
           deps,
           requestContext(hctx),
-          categoryInput(structDocument(req.body)),
+          categoryInput(readBody(CategoryForCreation, req.body)),
         );
         return { category: toCategoryMessage(c) };
       },
@@ -61,7 +69,7 @@ export function catalogRoutes(deps: CatalogDeps) {
       },
       async replaceCategory(req, hctx) {
         refuseUnknownFields(req, "a category's fields and version are its `body` Struct (see the proto).");
-        const body = structDocument(req.body);
+        const body = readBody(CategoryForUpdate, req.body);
         const c = await categories.replaceCategory(
           deps,
           requestContext(hctx),
@@ -97,7 +105,7 @@ export function catalogRoutes(deps: CatalogDeps) {
         const f = await facilities.createFacility(
           deps,
           requestContext(hctx),
-          facilityInput(structDocument(req.body)),
+          facilityInput(readBody(FacilityForCreation, req.body)),
         );
         return { facility: toFacilityMessage(f) };
       },
@@ -112,13 +120,13 @@ export function catalogRoutes(deps: CatalogDeps) {
       },
       async modifyFacility(req, hctx) {
         refuseUnknownFields(req, "a facility's changes and version are its `body` Struct (see the proto).");
-        const { version, change } = facilityChange(structDocument(req.body));
+        const { version, change } = facilityChange(readBody(FacilityPatch, req.body));
         const f = await facilities.modifyFacility(deps, requestContext(hctx), req.id, version, change);
         return { facility: toFacilityMessage(f) };
       },
       async replaceFacility(req, hctx) {
         refuseUnknownFields(req, "a facility's fields and version are its `body` Struct (see the proto).");
-        const { version, ...fields } = structDocument(req.body);
+        const { version, ...fields } = readBody(FacilityForReplacement, req.body);
         const f = await facilities.replaceFacility(
           deps,
           requestContext(hctx),
@@ -138,14 +146,15 @@ export function catalogRoutes(deps: CatalogDeps) {
         return { facilityGroups: r.groups.map(groupOut), total: BigInt(r.total) };
       },
       async createFacilityGroup(req, hctx) {
-        const g = await groups.createFacilityGroup(deps, requestContext(hctx), groupInput(req.body));
+        const body = readBody(FacilityGroupForCreation, req.body);
+        const g = await groups.createFacilityGroup(deps, requestContext(hctx), groupInput(body));
         return { facilityGroup: groupOut(g) };
       },
       async getFacilityGroup(req, hctx) {
         return { facilityGroup: groupOut(await groups.getFacilityGroup(deps, requestContext(hctx), req.id)) };
       },
       async updateFacilityGroup(req, hctx) {
-        const body = req.body ?? {};
+        const body = readBody(FacilityGroupForUpdate, req.body);
         const g = await groups.replaceFacilityGroup(deps, requestContext(hctx), req.id, {
           ...groupInput(body),
           version: body.version,
@@ -161,7 +170,7 @@ export function catalogRoutes(deps: CatalogDeps) {
           deps,
           requestContext(hctx),
           req.id,
-          (req.action ?? {}) as unknown as GroupAction,
+          readBody(FacilityGroupActionsParameter, req.action) as unknown as GroupAction,
         );
         return { facilityGroup: groupOut(g) };
       },

@@ -7,9 +7,21 @@ import {
   OperativeContainerTypeListFilters,
   StackListFilters,
 } from "@fop/contracts/loadunits";
+import {
+  LoadUnitActionsParameter,
+  LoadUnitPatch,
+  LoadUnitsForCreation,
+  LoadUnitTypeForCreation,
+  LoadUnitTypePatchActions,
+  OperativeContainerTypeForCreation,
+  OperativeContainerTypeForUpdate,
+  StackForCreation,
+} from "@fop/contracts/rest/loadunits";
+import { PickingLoadUnitForCreation } from "@fop/contracts/rest/pickjobs";
 import { invalid } from "@fop/kit/errors";
+import type { JsonObject } from "@fop/kit/json";
+import { readBody } from "@fop/kit/rpc/body";
 import { listCall, readFilters } from "@fop/kit/rpc/filters";
-import { structDocument } from "@fop/kit/rpc/proto";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { ContainerTypeKind as Kind, LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
@@ -42,7 +54,7 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
         const created = await units.createLoadUnits(
           deps,
           requestContext(hctx),
-          req.loadUnits.map(structDocument),
+          readBody(LoadUnitsForCreation, { loadUnits: req.loadUnits }).loadUnits as JsonObject[],
         );
         return { loadUnits: created.map(toLoadUnitMessage) };
       },
@@ -52,7 +64,7 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
             deps,
             requestContext(hctx),
             req.pickJobId,
-            structDocument(req.body),
+            readBody(PickingLoadUnitForCreation, req.body),
           ),
         );
       },
@@ -92,12 +104,17 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
       },
       async patchLoadUnit(req, hctx) {
         return unitOut(
-          await units.patchLoadUnit(deps, requestContext(hctx), req.id, structDocument(req.body)),
+          await units.patchLoadUnit(deps, requestContext(hctx), req.id, readBody(LoadUnitPatch, req.body)),
         );
       },
       async loadUnitAction(req, hctx) {
         return unitOut(
-          await units.loadUnitAction(deps, requestContext(hctx), req.id, structDocument(req.action)),
+          await units.loadUnitAction(
+            deps,
+            requestContext(hctx),
+            req.id,
+            readBody(LoadUnitActionsParameter, req.action),
+          ),
         );
       },
       async getLoadUnitStack(req, hctx) {
@@ -108,7 +125,7 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
       async createStack(req, hctx) {
         return {
           stack: toStackMessage(
-            await stacks.createStack(deps, requestContext(hctx), structDocument(req.body)),
+            await stacks.createStack(deps, requestContext(hctx), readBody(StackForCreation, req.body)),
           ),
         };
       },
@@ -134,7 +151,10 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
           deps,
           requestContext(hctx),
           kind,
-          structDocument(req.body),
+          readBody(
+            kind === "OPERATIVE" ? OperativeContainerTypeForCreation : LoadUnitTypeForCreation,
+            req.body,
+          ),
           opt(req.locale),
         );
         return { containerType: toContainerTypeMessage(kind, t) };
@@ -166,7 +186,10 @@ export function loadUnitRoutes(deps: LoadUnitsDeps) {
           requestContext(hctx),
           kind,
           req.id,
-          structDocument(req.body),
+          readBody(
+            kind === "OPERATIVE" ? OperativeContainerTypeForUpdate : LoadUnitTypePatchActions,
+            req.body,
+          ),
           opt(req.locale),
         );
         return { containerType: toContainerTypeMessage(kind, t) };
