@@ -83,7 +83,17 @@ const jobBody = (over: JsonObject = {}): JsonObject => ({
   status: "OPEN",
   tenantOrderId: "O-1",
   originFacilityRefs: [FACILITY, FACILITY],
-  consumerAddresses: [{ firstName: "Ada", lastName: "Lovelace", city: "Köln", country: "DE" }],
+  consumerAddresses: [
+    {
+      firstName: "Ada",
+      lastName: "Lovelace",
+      street: "Domkloster",
+      houseNumber: "4",
+      postalCode: "50667",
+      city: "Köln",
+      country: "DE",
+    },
+  ],
   returnableLineItems: [
     { article: { tenantArticleId: "A-1", title: "Shirt" }, delivered: 2 },
     { article: { tenantArticleId: "A-2", title: "Socks" }, delivered: 1 },
@@ -125,18 +135,20 @@ describe("item return jobs", () => {
   });
 
   it("refuses bad input with the field named, and writes nothing", async () => {
+    // The body's REST schema refuses the shapes (VALIDATION_FAILED, as POST /api/itemreturnjobs
+    // does); the domain refuses what only it knows (an unknown facility).
     const refused = [
-      [jobBody({ status: "DONE" }), "INVALID_STATUS", "/status"],
-      [jobBody({ consumerAddresses: [] }), "LIMIT_EXCEEDED", "/consumerAddresses"],
+      [jobBody({ status: "DONE" }), "VALIDATION_FAILED", "/status"],
+      [jobBody({ consumerAddresses: [] }), "VALIDATION_FAILED", "/consumerAddresses"],
       [jobBody({ originFacilityRefs: [FACILITY, newId()] }), "FACILITY_NOT_FOUND", "/originFacilityRefs/1"],
       [
         jobBody({ returnableLineItems: [{ article: { tenantArticleId: "A" }, delivered: 1 }] }),
-        "ARTICLE_REQUIRED",
-        "/returnableLineItems/0/article",
+        "VALIDATION_FAILED",
+        "/returnableLineItems/0/article/title",
       ],
       [
         jobBody({ returnableLineItems: [{ article: { tenantArticleId: "A", title: "T" }, delivered: 0 }] }),
-        "INVALID_QUANTITY",
+        "VALIDATION_FAILED",
         "/returnableLineItems/0/delivered",
       ],
     ] as const;
@@ -209,7 +221,7 @@ describe("item return jobs", () => {
     });
     expect(await rpcFailure(jobAction("j7", job.id, { name: "FinishItemReturnJob" }))).toMatchObject({
       code: Code.InvalidArgument,
-      detail: { code: "VERSION_REQUIRED", field: "/version" },
+      detail: { code: "VALIDATION_FAILED", field: "/version" },
     });
     expect(
       await rpcFailure(jobAction("j7", job.id, { name: "RestartItemReturnJob", version: 2 })),
@@ -350,7 +362,7 @@ describe("item returns", () => {
     });
     expect(await rpcFailure(add({ itemReturnForCreation: creation() }))).toMatchObject({
       code: Code.InvalidArgument,
-      detail: { code: "VERSION_REQUIRED", field: "/itemReturnJobVersion" },
+      detail: { code: "VALIDATION_FAILED", field: "/itemReturnJobVersion" },
     });
     expect(
       await rpcFailure(
@@ -419,11 +431,11 @@ describe("item returns", () => {
     const accepted = await patch(ReturnLineItemKind.RETURNED, l1!.id, {
       itemReturnJobVersion: 3,
       status: "ACCEPTED",
-      refund: { percent: 50 },
+      refund: { status: "OPEN", percent: 50 },
     });
     expect(docOf(accepted.itemReturnJob).itemReturns[0].returnedLineItems[0]).toMatchObject({
       status: "ACCEPTED",
-      refund: { percent: 50 },
+      refund: { status: "OPEN", percent: 50 },
     });
     expect(
       await rpcFailure(
@@ -434,7 +446,7 @@ describe("item returns", () => {
       await rpcFailure(
         patch(ReturnLineItemKind.RETURNED, l2!.id, {
           itemReturnJobVersion: 4,
-          refund: { percent: 5, price: { value: 1, currency: "EUR" } },
+          refund: { status: "OPEN", percent: 5, price: { value: 1, currency: "EUR" } },
         }),
       ),
     ).toMatchObject({ code: Code.InvalidArgument, detail: { code: "INVALID_REFUND", field: "/refund" } });
@@ -550,9 +562,9 @@ describe("reasons", () => {
 
   it("refuses bad input with the field named, an unknown action and another tenant's reason", async () => {
     const refused = [
-      [{ reasonLocalized: { en_US: "x" } }, "REASON_REQUIRED", "/reason"],
-      [{ reason: "x" }, "REASON_LOCALIZED_REQUIRED", "/reasonLocalized"],
-      [{ ...body("x"), id: newId() }, "UNKNOWN_FIELD", "/id"],
+      [{ reasonLocalized: { en_US: "x" } }, "VALIDATION_FAILED", "/reason"],
+      [{ reason: "x" }, "VALIDATION_FAILED", "/reasonLocalized"],
+      [{ ...body("x"), id: newId() }, "VALIDATION_FAILED", "/id"],
     ] as const;
     for (const [b, code, field] of refused) {
       await expectInvalid(create("s2", ReasonAction.CANCELATION, b), code, field);
@@ -583,7 +595,7 @@ describe("return and handover configuration", () => {
     const put = (body: JsonObject, tenant = "c1") => client().putReturnConfiguration({ body }, opts(tenant));
     expect(await rpcFailure(put({ version: 0 }))).toMatchObject({
       code: Code.InvalidArgument,
-      detail: { code: "ACTIVE_REQUIRED", field: "/active" },
+      detail: { code: "VALIDATION_FAILED", field: "/active" },
     });
     const first = await put({
       version: 0,
@@ -620,7 +632,7 @@ describe("return and handover configuration", () => {
       ),
     ).toMatchObject({
       code: Code.InvalidArgument,
-      detail: { code: "INVALID_IDENTIFIER", field: "/availableReturnReasons/0/identifier" },
+      detail: { code: "VALIDATION_FAILED", field: "/availableReturnReasons/0/identifier" },
     });
     const second = await put({ version: 1, active: false });
     expect(second.created).toBe(false);
@@ -648,7 +660,7 @@ describe("return and handover configuration", () => {
       await rpcFailure(put({ version: 0, refusedReasons: [{ refusedReasonLocalized: { en_US: "Wet" } }] })),
     ).toMatchObject({
       code: Code.InvalidArgument,
-      detail: { code: "ACTIVE_REQUIRED", field: "/refusedReasons/0/active" },
+      detail: { code: "VALIDATION_FAILED", field: "/refusedReasons/0/active" },
     });
     const first = await put({
       version: 0,

@@ -1,6 +1,14 @@
 /** CarriersService handlers: read the request context, call the use case, map the result. Nothing else. */
 import type { ConnectRouter } from "@connectrpc/connect";
-import { structDocument } from "@fop/kit/rpc/proto";
+import {
+  CarrierConfigurationForPut,
+  CarrierCountryServiceMappingForCreation,
+  CarrierCountryServiceMappingForUpdate,
+  CarrierForCreation,
+  CarrierPatchActions,
+  TransitTimeConfigurationForUpsert,
+} from "@fop/contracts/rest/carriers";
+import { readBody } from "@fop/kit/rpc/body";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { CarriersService, type Place } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
@@ -27,7 +35,7 @@ export function carrierRoutes(deps: CarriersDeps) {
       async createCarrier(req, hctx) {
         return {
           carrier: toCarrierMessage(
-            await carriers.createCarrier(deps, requestContext(hctx), structDocument(req.body)),
+            await carriers.createCarrier(deps, requestContext(hctx), readBody(CarrierForCreation, req.body)),
           ),
         };
       },
@@ -46,7 +54,12 @@ export function carrierRoutes(deps: CarriersDeps) {
       async patchCarrier(req, hctx) {
         return {
           carrier: toCarrierMessage(
-            await carriers.patchCarrier(deps, requestContext(hctx), req.id, structDocument(req.body)),
+            await carriers.patchCarrier(
+              deps,
+              requestContext(hctx),
+              req.id,
+              readBody(CarrierPatchActions, req.body),
+            ),
           ),
         };
       },
@@ -69,7 +82,7 @@ export function carrierRoutes(deps: CarriersDeps) {
           deps,
           requestContext(hctx),
           req.carrierId,
-          structDocument(req.body),
+          readBody(CarrierConfigurationForPut, req.body),
         );
         return { configuration: toConfigurationMessage(c) };
       },
@@ -83,7 +96,7 @@ export function carrierRoutes(deps: CarriersDeps) {
           deps,
           requestContext(hctx),
           req.carrierId,
-          structDocument(req.body),
+          readBody(CarrierCountryServiceMappingForCreation, req.body),
         );
         return { mapping: toMappingMessage(r.config, r.mapping) };
       },
@@ -97,7 +110,7 @@ export function carrierRoutes(deps: CarriersDeps) {
           requestContext(hctx),
           req.carrierId,
           req.id,
-          structDocument(req.body),
+          readBody(CarrierCountryServiceMappingForUpdate, req.body),
         );
         return { mapping: toMappingMessage(r.config, r.mapping) };
       },
@@ -112,7 +125,11 @@ export function carrierRoutes(deps: CarriersDeps) {
         };
       },
       async putTransitTimeConfiguration(req, hctx) {
-        const r = await transit.upsertTransitTime(deps, requestContext(hctx), structDocument(req.body));
+        const r = await transit.upsertTransitTime(
+          deps,
+          requestContext(hctx),
+          readBody(TransitTimeConfigurationForUpsert, req.body),
+        );
         return { configuration: toTransitTimeMessage(r.config), created: r.created };
       },
 

@@ -1,10 +1,25 @@
 /** ReturnsService handlers: read the request context, call the use case, map the result. Nothing else. */
 
 import type { ConnectRouter } from "@connectrpc/connect";
+import { HandoverConfigurationForUpsert } from "@fop/contracts/rest/handover";
+import { ParcelForCreation } from "@fop/contracts/rest/itemreturn-parcels";
+import {
+  AddItemReturnToItemReturnJob,
+  ItemReturnActionsParameter,
+  ItemReturnJobActionsParameter,
+  ItemReturnJobForCreation,
+  ItemReturnLineItemForUpdate,
+  ItemReturnNotReturnableLineItemForUpdate,
+  ReplaceReturnedLineItems,
+  ReplaceReturnedNotReturnableLineItems,
+  ReturnConfiguration,
+} from "@fop/contracts/rest/itemreturns";
+import { ReasonForCreation, ReasonForModification } from "@fop/contracts/rest/reasons";
 import { ItemReturnJobListFilters, ItemReturnListFilters } from "@fop/contracts/returns";
 import { invalid } from "@fop/kit/errors";
+import { readBody } from "@fop/kit/rpc/body";
 import { listCall } from "@fop/kit/rpc/filters";
-import { documentJson, structDocument } from "@fop/kit/rpc/proto";
+import { documentJson } from "@fop/kit/rpc/proto";
 import { listPage } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import {
@@ -32,6 +47,18 @@ const configurationMessage = (c: { version: number }) => ({
   documentJson: documentJson(c),
 });
 
+/** A reason's REST bodies per kind (cancelation reasons, reroute descriptions), built once. */
+const REASON_BODIES: Record<ReasonAction, { creation: object; modification: object }> = {
+  CANCELATION: {
+    creation: ReasonForCreation("CancelationReasonForCreation"),
+    modification: ReasonForModification("CancelationReasonForModification"),
+  },
+  REROUTE: {
+    creation: ReasonForCreation("RerouteDescriptionForCreation"),
+    modification: ReasonForModification("RerouteDescriptionForModification"),
+  },
+};
+
 function actionOf(a: Action): ReasonAction {
   if (a === Action.CANCELATION) return "CANCELATION";
   if (a === Action.REROUTE) return "REROUTE";
@@ -46,7 +73,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           deps,
           requestContext(hctx),
           actionOf(req.action),
-          structDocument(req.body),
+          readBody(REASON_BODIES[actionOf(req.action)].creation, req.body),
         );
         return { reason: toReasonMessage(r.reason), created: r.created };
       },
@@ -72,7 +99,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           requestContext(hctx),
           actionOf(req.action),
           req.id,
-          structDocument(req.body),
+          readBody(REASON_BODIES[actionOf(req.action)].modification, req.body),
         );
         return { reason: toReasonMessage(r) };
       },
@@ -84,7 +111,7 @@ export function returnRoutes(deps: ReturnsDeps) {
       async createItemReturnJob(req, hctx) {
         return {
           itemReturnJob: toJobMessage(
-            await jobs.createJob(deps, requestContext(hctx), structDocument(req.body)),
+            await jobs.createJob(deps, requestContext(hctx), readBody(ItemReturnJobForCreation, req.body)),
           ),
         };
       },
@@ -100,7 +127,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           deps,
           requestContext(hctx),
           req.itemReturnJobId,
-          structDocument(req.body),
+          readBody(AddItemReturnToItemReturnJob, req.body),
         );
         return { itemReturnJob: toJobMessage(j) };
       },
@@ -121,7 +148,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           requestContext(hctx),
           req.itemReturnJobId,
           req.id,
-          structDocument(req.action),
+          readBody(ItemReturnActionsParameter, req.action),
         );
         return { itemReturnJob: toJobMessage(j) };
       },
@@ -134,7 +161,10 @@ export function returnRoutes(deps: ReturnsDeps) {
           req.itemReturnId,
           kind,
           req.id,
-          structDocument(req.body),
+          readBody(
+            kind === "returned" ? ItemReturnLineItemForUpdate : ItemReturnNotReturnableLineItemForUpdate,
+            req.body,
+          ),
         );
         return { itemReturnJob: toJobMessage(j) };
       },
@@ -145,7 +175,12 @@ export function returnRoutes(deps: ReturnsDeps) {
           req.itemReturnJobId,
           req.itemReturnId,
           kindOf(req.kind),
-          structDocument(req.body),
+          readBody(
+            kindOf(req.kind) === "returned"
+              ? ReplaceReturnedLineItems
+              : ReplaceReturnedNotReturnableLineItems,
+            req.body,
+          ),
         );
         return { itemReturnJob: toJobMessage(j) };
       },
@@ -170,7 +205,7 @@ export function returnRoutes(deps: ReturnsDeps) {
           requestContext(hctx),
           req.itemReturnJobId,
           req.itemReturnId,
-          structDocument(req.body),
+          readBody(ParcelForCreation, req.body),
         );
         return { parcel: toParcelMessage(p) };
       },
@@ -182,7 +217,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         const r = await returnConfig.upsertReturnConfiguration(
           deps,
           requestContext(hctx),
-          structDocument(req.body),
+          readBody(ReturnConfiguration, req.body),
         );
         return {
           configuration: configurationMessage(r.config),
@@ -197,7 +232,7 @@ export function returnRoutes(deps: ReturnsDeps) {
         const r = await handoverConfig.upsertHandoverConfiguration(
           deps,
           requestContext(hctx),
-          structDocument(req.body),
+          readBody(HandoverConfigurationForUpsert, req.body),
         );
         return {
           configuration: configurationMessage(r.config),
@@ -209,7 +244,12 @@ export function returnRoutes(deps: ReturnsDeps) {
         return { refusedReasonsJson: documentJson(list) };
       },
       async itemReturnJobAction(req, hctx) {
-        const j = await jobs.applyJobAction(deps, requestContext(hctx), req.id, structDocument(req.action));
+        const j = await jobs.applyJobAction(
+          deps,
+          requestContext(hctx),
+          req.id,
+          readBody(ItemReturnJobActionsParameter, req.action),
+        );
         return { itemReturnJob: toJobMessage(j) };
       },
     });
