@@ -1,7 +1,13 @@
 /** NotificationsService handlers: read the request context, call the use case, map the result. Nothing else. */
 import type { ConnectRouter } from "@connectrpc/connect";
+import {
+  NotificationCenterConfigAction,
+  NotificationCenterConfigForUpsert,
+} from "@fop/contracts/rest/notifications";
+import { SubscriptionForCreation } from "@fop/contracts/rest/subscriptions";
 import { pageSize } from "@fop/kit/paging";
-import { documentJson, structDocument } from "@fop/kit/rpc/proto";
+import { readBody } from "@fop/kit/rpc/body";
+import { documentJson } from "@fop/kit/rpc/proto";
 import { pageOut, searchParams } from "@fop/kit/rpc/search";
 import { requestContext } from "@fop/kit/rpc/server";
 import { NotificationsService } from "@fop/proto/fop/notifications/v1/notifications_pb.js";
@@ -22,7 +28,7 @@ export function notificationRoutes(deps: NotificationsDeps) {
           deps,
           requestContext(hctx),
           req.facilityRef,
-          structDocument(req.body),
+          readBody(NotificationCenterConfigForUpsert, req.body),
         );
         return { documentJson: documentJson(r.config), created: r.created };
       },
@@ -33,7 +39,7 @@ export function notificationRoutes(deps: NotificationsDeps) {
               deps,
               requestContext(hctx),
               req.facilityRef,
-              structDocument(req.action),
+              readBody(NotificationCenterConfigAction, req.action),
             ),
           ),
         };
@@ -67,7 +73,11 @@ export function notificationRoutes(deps: NotificationsDeps) {
       async createSubscription(req, hctx) {
         return {
           documentJson: documentJson(
-            await subscriptions.createSubscription(deps, requestContext(hctx), structDocument(req.body)),
+            await subscriptions.createSubscription(
+              deps,
+              requestContext(hctx),
+              readBody(SubscriptionForCreation, req.body),
+            ),
           ),
         };
       },
