@@ -3,7 +3,9 @@
  * directly" shows) meets the input rules a REST client meets (issue 31): a write's body is read with
  * the REST schema of the same write, so an unknown field, a malformed date or an out-of-range
  * number is refused with INVALID_ARGUMENT naming the field, over Connect JSON and gRPC binary alike,
- * and nothing is stored. Services whose writes are not wired yet are not listed here.
+ * and nothing is stored. Every service: one create per service is sent both ways (REST and
+ * direct) with the same bad bodies, and the direct refusal must be REST's (same words) with the
+ * field named.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
@@ -12,8 +14,13 @@ import type { RequestContext } from "@fop/kit/context";
 import { bearerInterceptor } from "@fop/kit/rpc/auth";
 import { callOptions } from "@fop/kit/rpc/client";
 import { testCallerToken } from "@fop/kit/testing/rpc";
+import { CarriersService } from "@fop/proto/fop/carriers/v1/carriers_pb.js";
+import { CatalogService } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { ErrorDetailSchema } from "@fop/proto/fop/common/v1/common_pb.js";
+import { LoadUnitsService } from "@fop/proto/fop/loadunits/v1/loadunits_pb.js";
+import { NotificationsService } from "@fop/proto/fop/notifications/v1/notifications_pb.js";
 import { PickingService } from "@fop/proto/fop/picking/v1/picking_pb.js";
+import { ReturnsService } from "@fop/proto/fop/returns/v1/returns_pb.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilityAddress, pickJobBody } from "../../support/fixtures.ts";
 import { type System, startSystem } from "../../support/system.ts";
@@ -130,3 +137,157 @@ describe.each(Object.entries(WIRES))("picking over %s", (_wire, transportOf) => 
     expect((await api("GET", `/api/pickjobs/${pickJob!.id}`)).body.version).toBe(1);
   });
 });
+
+/** A create of each service: its REST route, its direct call, a body both take, and three bad ones. */
+interface Door {
+  rest: string;
+  /** Where REST lists what was stored. */
+  list: string;
+  call: (transport: ReturnType<(typeof WIRES)["gRPC binary"]>, body: JsonObject) => Promise<unknown>;
+  valid: () => Record<string, unknown>;
+  /** Each bad body and the field its refusal names ("stripped": REST takes it, dropping what it does not know). */
+  bad: [label: string, body: (valid: Record<string, unknown>) => Record<string, unknown>, field: string][];
+}
+
+const evil = (v: Record<string, unknown>) => ({ ...v, evil: "<script>" });
+let carrierKeys = 0;
+const DOORS: Record<string, Door> = {
+  "catalog CreateCategory": {
+    rest: "/api/categories",
+    list: "/api/categories?size=500",
+    call: (t, body) => createClient(CatalogService, t).createCategory({ body }, callOptions(ctx)),
+    valid: () => ({ nameLocalized: { en_US: "Direct" } }),
+    bad: [
+      ["an unknown field", evil, "stripped"],
+      [
+        "a locale that is none",
+        (v) => ({ ...v, nameLocalized: { "not a locale": "x" } }),
+        "/nameLocalized/not a locale",
+      ],
+      [
+        "a whole number past 2^53",
+        (v) => ({ ...v, customAttributes: { n: 2 ** 60 } }),
+        "/customAttributes/n",
+      ],
+    ],
+  },
+  "catalog CreateFacility": {
+    rest: "/api/facilities",
+    list: "/api/facilities?size=500",
+    call: (t, body) => createClient(CatalogService, t).createFacility({ body }, callOptions(ctx)),
+    valid: () => ({ name: "Direct store", address: facilityAddress }),
+    bad: [
+      ["an unknown field", evil, "stripped"],
+      [
+        "a country that is none",
+        (v) => ({ ...v, address: { ...facilityAddress, country: "Germany" } }),
+        "/address/country",
+      ],
+      ["an empty name", (v) => ({ ...v, name: "" }), "/name"],
+    ],
+  },
+  "loadunits CreateStack": {
+    rest: "/api/stacks",
+    list: "/api/stacks?size=500",
+    call: (t, body) => createClient(LoadUnitsService, t).createStack({ body }, callOptions(ctx)),
+    valid: () => ({ facilityRefs: [facilityId], processRefs: [] }),
+    bad: [
+      ["an unknown field", evil, "stripped"],
+      ["a list that is a string", (v) => ({ ...v, facilityRefs: facilityId }), "/facilityRefs"],
+      ["a NUL in a ref", (v) => ({ ...v, processRefs: ["a\u0000b"] }), "/processRefs/0"],
+    ],
+  },
+  "carriers CreateCarrier": {
+    rest: "/api/carriers",
+    list: "/api/carriers?size=500",
+    call: (t, body) => createClient(CarriersService, t).createCarrier({ body }, callOptions(ctx)),
+    valid: () => ({ key: `CUSTOM_DIRECT_${++carrierKeys}`, name: "Direct carrier" }),
+    bad: [
+      ["an unknown field", evil, "stripped"],
+      ["a name that is a number", (v) => ({ ...v, name: 7 }), "/name"],
+      // (A lone surrogate cannot be sent this way: the clients' encoders replace it before it leaves;
+      // kit rpc/body.test.ts shows readBody refusing one.)
+      [
+        "a whole number past 2^53",
+        (v) => ({ ...v, defaultParcelWeightInGram: 2 ** 60 }),
+        "/defaultParcelWeightInGram",
+      ],
+    ],
+  },
+  "returns CreateItemReturnJob": {
+    rest: "/api/itemreturnjobs",
+    list: "/api/itemreturnjobs?size=500",
+    call: (t, body) => createClient(ReturnsService, t).createItemReturnJob({ body }, callOptions(ctx)),
+    valid: () => ({
+      originFacilityRefs: [facilityId],
+      status: "OPEN",
+      consumerAddresses: [{ ...facilityAddress, firstName: "Ada", lastName: "Lovelace" }],
+      returnableLineItems: [{ article: { tenantArticleId: "A-1", title: "Shirt" }, delivered: 2 }],
+    }),
+    bad: [
+      ["an unknown field", evil, "stripped"],
+      ["a status that is none", (v) => ({ ...v, status: "DONE" }), "/status"],
+      [
+        "a negative quantity",
+        (v) => ({
+          ...v,
+          returnableLineItems: [{ article: { tenantArticleId: "A-1", title: "Shirt" }, delivered: -1 }],
+        }),
+        "/returnableLineItems/0/delivered",
+      ],
+    ],
+  },
+  "notifications CreateSubscription": {
+    rest: "/api/subscriptions",
+    list: "/api/subscriptions?size=500",
+    call: (t, body) => createClient(NotificationsService, t).createSubscription({ body }, callOptions(ctx)),
+    valid: () => ({
+      name: "Direct hook",
+      event: "PICK_JOB_CREATED",
+      target: { type: "WEBHOOK", callbackUrl: "http://127.0.0.1:9/direct" },
+    }),
+    bad: [
+      ["an unknown field", evil, "stripped"],
+      ["an event that is none", (v) => ({ ...v, event: "NO_SUCH_EVENT" }), "/event"],
+      [
+        "a callback that is no URL",
+        (v) => ({ ...v, target: { type: "WEBHOOK", callbackUrl: "not a url" } }),
+        "/target/callbackUrl",
+      ],
+    ],
+  },
+};
+
+describe.each(Object.entries(WIRES))(
+  "every service over %s: REST's answer, the field named",
+  (_wire, transportOf) => {
+    it.each(Object.entries(DOORS))("%s", async (name, door) => {
+      const transport = transportOf(sys.services[name.split(" ")[0] as keyof System["services"]].rpcUrl);
+      for (const [label, bad, field] of door.bad) {
+        const body = bad(door.valid());
+        const rest = await api("POST", door.rest, body);
+        // A body REST takes is sent directly as another entity's (a carrier key is unique).
+        const direct = door.call(transport, (field === "stripped" ? bad(door.valid()) : body) as JsonObject);
+        if (field === "stripped") {
+          // An open body: REST takes it and drops the property it does not know; so does the service.
+          expect(rest.status, `${label} through REST: ${rest.text}`).toBeLessThan(300);
+          await direct;
+          continue;
+        }
+        expect(rest.status, `${label} through REST: ${rest.text}`).toBe(400);
+        const err = await direct.then(
+          () => expect.unreachable(`${label}: taken directly`),
+          (e: unknown) => ConnectError.from(e),
+        );
+        const detail = err.findDetails(ErrorDetailSchema)[0];
+        expect(err.code, label).toBe(Code.InvalidArgument);
+        expect(detail?.field, label).toBe(field);
+        expect(detail?.description, label).toBe(rest.body[0].description);
+      }
+      // Whatever was taken, through REST or directly, was stored without what REST does not know.
+      const stored = await api("GET", door.list);
+      expect(stored.status, stored.text).toBe(200);
+      expect(stored.text).not.toContain("<script>");
+    });
+  },
+);
