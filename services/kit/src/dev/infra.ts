@@ -9,7 +9,7 @@
  * several `nats-server` processes ({@link startNatsCluster}).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { connect } from "@nats-io/transport-node";
@@ -53,8 +53,43 @@ export function canConnect(host: string, port: number, timeoutMs = 500): Promise
   });
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
+/**
+ * A free TCP port on 127.0.0.1, for a process that will listen on it later. It is chosen below
+ * the kernel's ephemeral range (Linux: /proc/sys/net/ipv4/ip_local_port_range): a port the kernel
+ * hands out to `listen(0)` comes from that range, where any outgoing connection started meanwhile
+ * (a pool's connection to Postgres, a client's to NATS) may take it before the process listens.
+ * Where the range cannot be read, or nothing below it is free, the kernel chooses.
+ */
+export async function freePort(): Promise<number> {
+  const below = ephemeralRangeStart();
+  if (below !== undefined && below - FREE_PORT_FLOOR >= 1000) {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const port = FREE_PORT_FLOOR + Math.floor(Math.random() * (below - FREE_PORT_FLOOR));
+      if (await portFree(port)) return port;
+    }
+  }
+  return kernelChosenPort();
+}
+
+/** Ports under this are left alone: well-known and registered services' defaults live there. */
+const FREE_PORT_FLOOR = 10_000;
+
+let ephemeralStart: number | undefined | null = null;
+function ephemeralRangeStart(): number | undefined {
+  if (ephemeralStart === null) {
+    try {
+      const first = Number(
+        readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0],
+      );
+      ephemeralStart = Number.isInteger(first) && first > 0 ? first : undefined;
+    } catch {
+      ephemeralStart = undefined;
+    }
+  }
+  return ephemeralStart;
+}
+
+function kernelChosenPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
