@@ -1,4 +1,5 @@
 /** Builds the gateway's dependencies from its configuration (main.ts, the launcher and tests). */
+import type { Interceptor } from "@connectrpc/connect";
 import { ablatedLayers, ablationWarning } from "@fop/kit/ablation";
 import type { ConfigOf } from "@fop/kit/config";
 import { AppError } from "@fop/kit/errors";
@@ -28,7 +29,14 @@ import type { Clients } from "./routes/deps.ts";
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfig>;
 
-export async function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}) {
+export async function createGateway(
+  config: GatewayConfig,
+  opts: {
+    logger?: Logger;
+    /** Interceptors of its unary clients of the services, after the kit's own (tests record calls). */
+    rpcInterceptors?: Interceptor[];
+  } = {},
+) {
   // First: a production configuration naming FOP_ABLATE without FOP_BENCH fails here.
   const ablation = ablatedLayers(config);
   const logger = opts.logger ?? createLogger({ service: "gateway", level: config.LOG_LEVEL });
@@ -44,7 +52,11 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     notifications: config.NOTIFICATIONS_URL,
   };
   const credentials = componentCredentials(rpcKeys(config), "gateway");
-  const rpc: RpcClientOptions = { timeoutMs: config.RPC_TIMEOUT_MS, ...ablatedWire(ablation) };
+  const rpc: RpcClientOptions = {
+    timeoutMs: config.RPC_TIMEOUT_MS,
+    ...ablatedWire(ablation),
+    ...(opts.rpcInterceptors ? { interceptors: opts.rpcInterceptors } : {}),
+  };
   const clients: Clients = {
     catalog: createRpcClient(CatalogService, serviceUrls.catalog, credentials, rpc),
     audit: createRpcClient(AuditService, serviceUrls.audit, credentials, rpc),

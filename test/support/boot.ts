@@ -5,11 +5,13 @@
  * With `serviceReplicas`, every service runs as that many processes behind an endpoints proxy of its
  * own (a Deployment's pods behind its Service).
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Interceptor } from "@connectrpc/connect";
 import { auditService } from "@fop/audit";
 import { carriersService } from "@fop/carriers";
 import { catalogService } from "@fop/catalog";
@@ -210,6 +212,8 @@ export interface SystemOptions {
    * its LOG_LEVEL is this one's, else TEST_LOG_LEVEL's, else warn).
    */
   gatewayEnv?: Record<string, string>;
+  /** Interceptors of the in-process gateway's clients of the services (to record its calls). */
+  gatewayRpcInterceptors?: Interceptor[];
   /** A gateway child process's stdout (its JSON log lines): shown (default), or discarded. */
   gatewayStdout?: "inherit" | "ignore";
   /** Environment for every service (e.g. OUTBOX_POLL_MS). */
@@ -543,7 +547,10 @@ export async function bootSystem(
       },
     };
   } else {
-    const gateway = await createGateway(loadConfig(gatewayConfig, gatewayVars), { logger });
+    const gateway = await createGateway(loadConfig(gatewayConfig, gatewayVars), {
+      logger,
+      ...(opts.gatewayRpcInterceptors ? { rpcInterceptors: opts.gatewayRpcInterceptors } : {}),
+    });
     await gateway.listen({ host: "127.0.0.1", port: 0 });
     const address = gateway.server.address();
     baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;

@@ -268,11 +268,8 @@ export async function startService<D, S extends ConfigSchema>(
   const ready = async () =>
     !draining && (await probe.query({ text: "select 1", params: [], prepare: true })).length === 1;
   const rt = { service: mod.name, logger, metrics: base.metrics, ready, verify: rpcTokenVerifier(keys) };
-  // With FOP_ABLATE: the gateway may call over HTTP/1.1 or with the JSON codec (ablation.ts).
-  const rpc = await buildRpcServer(rt, mod.routes(deps), {
-    http1: ablation.has("rpc-http2"),
-    json: ablation.has("rpc-protobuf"),
-  });
+  // With FOP_ABLATE: the gateway may call over HTTP/1.1 (ablation.ts); JSON is always taken.
+  const rpc = await buildRpcServer(rt, mod.routes(deps), { http1: ablation.has("rpc-http2") });
   // Created (not started) before the admin server, which replays the consumers' dead letters.
   const own = mod.workers?.(deps, base, config) ?? [];
   const consumers = own.filter(isEventConsumer);

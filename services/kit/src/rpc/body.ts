@@ -13,7 +13,7 @@ import type { JsonObject as StructJson } from "@bufbuild/protobuf";
 import { AppError, invalid } from "../errors.ts";
 import type { JsonObject } from "../json.ts";
 import { type AjvError, describeValidation, fieldOf } from "../schemas/describe.ts";
-import { checkJsonValue, JSON_LIMITS } from "../schemas/json-values.ts";
+import { checkJsonValue, JSON_LIMITS, pathDeeperThan } from "../schemas/json-values.ts";
 import { bodyValidator } from "../schemas/validators.ts";
 
 /** How deep `value` nests objects and arrays (the body itself is level 1); stops counting past `max`. */
@@ -34,9 +34,11 @@ function depthOf(value: unknown, max: number): number {
 export function readBody(schema: object, body: StructJson | undefined): JsonObject {
   const doc = (body ?? {}) as JsonObject;
   if (depthOf(doc, JSON_LIMITS.maxDepth) > JSON_LIMITS.maxDepth) {
+    const at = pathDeeperThan(doc, JSON_LIMITS.maxDepth);
     throw invalid(
       "NESTING_TOO_DEEP",
-      `Objects and arrays may be nested at most ${JSON_LIMITS.maxDepth} levels deep.`,
+      `Objects and arrays may be nested at most ${JSON_LIMITS.maxDepth} levels deep${at ? ` (${at} is deeper)` : ""}.`,
+      at,
     );
   }
   checkJsonValue(doc);

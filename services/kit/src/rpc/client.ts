@@ -53,6 +53,8 @@ export interface RpcClientOptions {
   httpVersion?: "2" | "1.1";
   /** Benchmarks only ({@link ablatedWire}): "json" is the Connect JSON codec instead of protobuf. */
   codec?: RpcCodec;
+  /** Interceptors after the kit's own (tests: recording what a process sends). */
+  interceptors?: Interceptor[];
 }
 
 /**
@@ -83,7 +85,12 @@ export function createRpcClient<T extends DescService>(
 ): Client<T> {
   const transport = (opts.httpVersion === "1.1" ? createHttp1Transport : createH2Transport)({
     baseUrl,
-    interceptors: [clientTraceInterceptor, deadlineInterceptor, bearerInterceptor(credentials)],
+    interceptors: [
+      clientTraceInterceptor,
+      deadlineInterceptor,
+      bearerInterceptor(credentials),
+      ...(opts.interceptors ?? []),
+    ],
     defaultTimeoutMs: opts.timeoutMs ?? 10_000,
     idleTimeoutMs: 5 * 60_000,
     ...(opts.reconnectWindowMs === undefined ? {} : { reconnectWindowMs: opts.reconnectWindowMs }),

@@ -18,6 +18,7 @@ import type {
 } from "@connectrpc/connect";
 import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes, parseTimeout } from "@connectrpc/connect/protocol-connect";
+import { AppError } from "../errors.ts";
 import {
   CODECS,
   type Codec,
@@ -27,6 +28,8 @@ import {
   type UnaryFn,
   withInterceptors,
 } from "./connect-h2-wire.ts";
+import { toConnectError, undecodableRequest } from "./errors.ts";
+import { decodeJsonRequest } from "./json-request.ts";
 
 const { HTTP2_HEADER_CONTENT_TYPE, HTTP2_HEADER_CONTENT_LENGTH } = http2.constants;
 
@@ -105,8 +108,6 @@ export interface FastPathOptions {
   bodyLimit: number;
   /** Aborted when the server shuts down. */
   shutdownSignal?: AbortSignal;
-  /** Benchmarks only (FOP_ABLATE=rpc-protobuf): unary Connect JSON calls are answered here too. */
-  json?: boolean;
 }
 
 /**
@@ -117,7 +118,14 @@ export type RpcServerRequest = http2.Http2ServerRequest | http.IncomingMessage;
 export type RpcServerResponse = http2.Http2ServerResponse | http.ServerResponse;
 
 /**
- * The request handler of the services' h2c server: unary Connect calls with a binary body and no
+ * Connect JSON as a service reads a request (a direct caller's): through the REST JSON door, the
+ * field that does not read named (json-request.ts). Responses are written as the protocol's codec
+ * writes them.
+ */
+const JSON_REQUESTS: Codec = { ...CODECS.json, decode: decodeJsonRequest };
+
+/**
+ * The request handler of the services' h2c server: unary Connect calls (binary or JSON) without
  * compression are answered here; anything else goes to `fallback` (connect-node's handler).
  */
 export function unaryFastPath(
@@ -128,7 +136,7 @@ export function unaryFastPath(
     const entry = req.method === "POST" ? opts.unary.get(req.url!) : undefined;
     const h = req.headers;
     const type = h[HTTP2_HEADER_CONTENT_TYPE];
-    const codec = type === PROTO ? CODECS.proto : opts.json && type === JSON_TYPE ? CODECS.json : undefined;
+    const codec = type === PROTO ? CODECS.proto : type === JSON_TYPE ? JSON_REQUESTS : undefined;
     if (!entry || !codec || (h["content-encoding"] !== undefined && h["content-encoding"] !== "identity")) {
       fallback(req, res);
       return;
@@ -215,7 +223,7 @@ async function handleUnary(
     try {
       message = codec.decode(method.input, body);
     } catch (err) {
-      throw new ConnectError(`cannot decode the request: ${(err as Error).message}`, Code.InvalidArgument);
+      throw toConnectError(err instanceof AppError ? err : undecodableRequest((err as Error).message));
     }
     const next = serverChain(opts.interceptors);
     const out = await next({

@@ -1,7 +1,7 @@
 import http2 from "node:http2";
 import net from "node:net";
 import { gzipSync } from "node:zlib";
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, type JsonObject, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import {
   connectNodeAdapter,
@@ -65,6 +65,9 @@ beforeAll(async () => {
           });
         });
         return { id: "late" };
+      },
+      async createCategory() {
+        return {};
       },
       async listCategories() {
         throw new AppError("not_found", {
@@ -138,6 +141,27 @@ describe("unary Connect calls over h2c", () => {
   const client = (t: Transport | "kit") =>
     t === "kit" ? createRpcClient(CatalogService, url, testCredentials) : createClient(CatalogService, t);
 
+  it("refuses a request it cannot decode (a body nested past the decoder's limit) as the caller's fault, in every protocol", async () => {
+    let deep: JsonObject = { leaf: 1 };
+    for (let i = 0; i < 120; i++) deep = { a: deep };
+    // gRPC-web (a browser's protocol; no direct caller's) carries its status in the body: not rewritten.
+    for (const [name, t] of clients.filter(([name]) => !name.includes("gRPC-web"))) {
+      const err = ConnectError.from(
+        await client(t)
+          .createCategory({ body: deep }, callOptions(ctx))
+          .then(
+            () => expect.unreachable(name),
+            (e: unknown) => e,
+          ),
+      );
+      expect(err.code, `${name}: ${err.message}`).toBe(Code.InvalidArgument);
+      // Binary: the whole request ("/"); JSON reads as far as the place that is too deep (/body/a/...).
+      expect(err.findDetails(ErrorDetailSchema)[0], name).toMatchObject({
+        field: expect.stringMatching(/^\//),
+      });
+    }
+  });
+
   it("answers every protocol, with the caller's context, the fast path taking Connect binary", async () => {
     for (const [name, t] of clients) {
       seen.length = 0;
@@ -153,7 +177,7 @@ describe("unary Connect calls over h2c", () => {
     }
   });
 
-  it("takes the fast path for unary Connect binary calls only; the rest falls back", async () => {
+  it("takes the fast path for unary Connect calls (binary and JSON); the rest falls back", async () => {
     const recorded = recordUnaryRoutes((router) =>
       router.service(CatalogService, {
         async getCategory(req) {
@@ -177,9 +201,11 @@ describe("unary Connect calls over h2c", () => {
       ).toBe("a");
       const binary = createConnectTransport({ baseUrl: base, httpVersion: "2", useBinaryFormat: true });
       expect((await createClient(CatalogService, binary).getCategory({ id: "b" })).category?.id).toBe("b");
+      // Connect JSON too (a direct caller's), read through the REST JSON door (json-request.ts).
+      const json = createConnectTransport({ baseUrl: base, httpVersion: "2", useBinaryFormat: false });
+      expect((await createClient(CatalogService, json).getCategory({ id: "j" })).category?.id).toBe("j");
       expect(fellBack).toBe(0);
       const others: Transport[] = [
-        createConnectTransport({ baseUrl: base, httpVersion: "2", useBinaryFormat: false }),
         createGrpcTransport({ baseUrl: base }),
         createGrpcWebTransport({ baseUrl: base, httpVersion: "2" }),
       ];
@@ -363,7 +389,7 @@ describe("benchmarks only (FOP_ABLATE): calls over HTTP/1.1 and in the Connect J
             throw new AppError("not_found", { code: "NOPE", description: "nothing here" });
           },
         }),
-      { http1: true, json: true },
+      { http1: true },
     );
     await bench.listen({ host: "127.0.0.1", port: 0 });
     base = `http://127.0.0.1:${rpcPort(bench)}`;
@@ -426,7 +452,7 @@ describe("benchmarks only (FOP_ABLATE): calls over HTTP/1.1 and in the Connect J
     }
   });
 
-  it("without the switches a server answers Connect JSON on connect-node's handler and refuses HTTP/1.1", async () => {
+  it("without the switches a server answers Connect JSON on the fast path and refuses HTTP/1.1", async () => {
     const plain = await buildRpcServer(rt, (router) =>
       router.service(CatalogService, {
         async getCategory(req, hctx) {
@@ -441,7 +467,7 @@ describe("benchmarks only (FOP_ABLATE): calls over HTTP/1.1 and in the Connect J
       paths.length = 0;
       const json = createRpcClient(CatalogService, at, testCredentials, { codec: "json" });
       expect((await json.getCategory({ id: "j" }, callOptions(ctx))).category?.id).toBe("j");
-      expect(paths).toEqual(["full"]);
+      expect(paths).toEqual(["fast"]);
       const h1 = createRpcClient(CatalogService, at, testCredentials, {
         httpVersion: "1.1",
         reconnectWindowMs: 0,

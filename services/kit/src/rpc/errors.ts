@@ -26,6 +26,13 @@ const codeToKind = new Map<Code, ErrorKind>(
     .map(([kind, code]) => [code, kind as ErrorKind]),
 );
 
+/**
+ * A version as the ErrorDetail's int64, or nothing when it is no whole number in range (a refusal
+ * that could not be encoded would fail the call instead of answering it).
+ */
+const int64 = (n: number | undefined): bigint | undefined =>
+  n !== undefined && Number.isSafeInteger(n) ? BigInt(n) : undefined;
+
 /** AppError -> ConnectError carrying an ErrorDetail (the structured error the gateway renders). */
 export function toConnectError(err: AppError): ConnectError {
   return new ConnectError(err.description || err.summary, kindToCode[err.kind], undefined, [
@@ -36,8 +43,8 @@ export function toConnectError(err: AppError): ConnectError {
         summary: err.summary,
         description: err.description,
         field: err.field ?? "",
-        requestVersion: err.requestVersion === undefined ? undefined : BigInt(err.requestVersion),
-        version: err.version === undefined ? undefined : BigInt(err.version),
+        requestVersion: int64(err.requestVersion),
+        version: int64(err.version),
       },
     },
   ]);
@@ -125,4 +132,18 @@ const GRPC_STATUS_NAMES = [
 export function grpcStatusName(err?: unknown): string {
   if (err === undefined) return "OK";
   return GRPC_STATUS_NAMES[ConnectError.from(err).code] ?? "UNKNOWN";
+}
+
+/**
+ * The refusal of a request whose message cannot be decoded (bytes that are no such message, or a
+ * body nested past the decoder's recursion limit): the caller's fault, INVALID_ARGUMENT with our
+ * ErrorDetail naming the whole request ("/"), as nothing inside it could be read.
+ */
+export function undecodableRequest(why: string): AppError {
+  return new AppError("invalid", {
+    code: "MALFORMED_REQUEST",
+    summary: "Invalid input.",
+    description: `The request cannot be read: ${why.slice(0, 300)}`,
+    field: "/",
+  });
 }

@@ -14,6 +14,7 @@ import {
   type HandlerContext,
   type Interceptor,
 } from "@connectrpc/connect";
+import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "@fop/proto/grpc/health/v1/health_pb.js";
 import { type RequestContext, requestContextKey } from "../context.ts";
@@ -38,8 +39,9 @@ import {
   recordUnaryRoutes,
   unaryFastPath,
 } from "./connect-h2-server.ts";
-import { grpcStatusName, toConnectError } from "./errors.ts";
+import { grpcStatusName, toConnectError, undecodableRequest } from "./errors.ts";
 import { REFLECTION_SERVICES, registerReflection } from "./reflection.ts";
+import { typedInputInterceptor } from "./typed-input.ts";
 
 export interface ServiceRuntime {
   /** Service name, e.g. "catalog". */
@@ -188,20 +190,47 @@ function contextInterceptor(verify: RpcTokenVerifier): Interceptor {
 }
 
 /**
+ * connect-node answers a gRPC request whose message cannot be decoded (bytes that are no message, a
+ * body nested past protobuf-es's recursion limit of 100) with INTERNAL, in the trailers. It is the
+ * caller's fault: the status is rewritten to the refusal the fast path gives a Connect call it
+ * cannot decode (INVALID_ARGUMENT, MALFORMED_REQUEST, errors.ts undecodableRequest).
+ */
+function grpcDecodeFailuresAsRefusals(
+  fallback: (req: RpcServerRequest, res: RpcServerResponse) => void,
+): (req: RpcServerRequest, res: RpcServerResponse) => void {
+  return (req, res) => {
+    if (String(req.headers["content-type"] ?? "").startsWith("application/grpc")) {
+      const addTrailers = res.addTrailers.bind(res) as (trailers: http.OutgoingHttpHeaders) => void;
+      res.addTrailers = (trailers: http.OutgoingHttpHeaders) => {
+        const t = trailers as Record<string, string>;
+        const message = t["grpc-status"] === "13" ? decodeURIComponent(t["grpc-message"] ?? "") : "";
+        if (!message.startsWith("parse binary: ")) return addTrailers(trailers);
+        const status = new Headers();
+        setTrailerStatus(status, toConnectError(undecodableRequest(message.slice("parse binary: ".length))));
+        const rewritten: Record<string, string> = {};
+        for (const [k, v] of Object.entries(t)) if (!k.startsWith("grpc-")) rewritten[k] = v;
+        for (const [k, v] of status) rewritten[k] = v;
+        return addTrailers(rewritten);
+      };
+    }
+    fallback(req, res);
+  };
+}
+
+/**
  * BENCHMARKS ONLY (FOP_ABLATE, ../ablation.ts): `http1` - the RPC port also accepts HTTP/1.1 (a
  * connection is HTTP/2 when it opens with the HTTP/2 preface, else HTTP/1.1), for a gateway that
- * calls over HTTP/1.1; `json` - unary Connect JSON calls take the fast path too (connect-h2-server.ts).
+ * calls over HTTP/1.1.
  */
 export interface RpcServerOptions {
   http1?: boolean;
-  json?: boolean;
 }
 
 /**
  * Builds (does not listen) the h2c RPC server with the kit's interceptors, the health service and
- * gRPC server reflection of everything it serves (reflection.ts). Unary Connect calls with a binary
- * body take connect-h2-server.ts's fast path; every other request (gRPC, gRPC-web, Connect JSON or GET,
- * compressed, streaming, so reflection's bidi streams too) connect-node's full handler, with the
+ * gRPC server reflection of everything it serves (reflection.ts). Unary Connect calls (binary, or JSON
+ * read through the REST JSON door: json-request.ts) take connect-h2-server.ts's fast path; every
+ * other request (gRPC, gRPC-web, Connect GET, compressed, streaming, so reflection's bidi streams too) connect-node's full handler, with the
  * same routes and interceptors.
  */
 export async function buildRpcServer(
@@ -215,6 +244,7 @@ export async function buildRpcServer(
     errorInterceptor(rt),
     deadlineInterceptor(),
     contextInterceptor(rt.verify),
+    typedInputInterceptor(),
   ];
   const shutdown = new AbortController();
   const recorded = recordUnaryRoutes((router) => {
@@ -231,19 +261,20 @@ export async function buildRpcServer(
     });
     registerReflection(router);
   });
-  const fallback = connectNodeAdapter({
-    routes: recorded.routes,
-    interceptors,
-    shutdownSignal: shutdown.signal,
-    readMaxBytes: RPC_BODY_LIMIT,
-  });
+  const fallback = grpcDecodeFailuresAsRefusals(
+    connectNodeAdapter({
+      routes: recorded.routes,
+      interceptors,
+      shutdownSignal: shutdown.signal,
+      readMaxBytes: RPC_BODY_LIMIT,
+    }),
+  );
   const handle = unaryFastPath(
     {
       unary: recorded.unary,
       interceptors,
       bodyLimit: RPC_BODY_LIMIT,
       shutdownSignal: shutdown.signal,
-      json: opts.json === true,
     },
     fallback,
   );

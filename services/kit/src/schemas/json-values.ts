@@ -125,10 +125,12 @@ export function firstDuplicateKey(text: string): { key: string; path: (string | 
   return undefined;
 }
 
-const pointer = (path: (string | number)[]) =>
+/** The JSON pointer of `path` (`/a/0/b`; `~` and `/` in a step escaped). */
+export const pointer = (path: (string | number)[]) =>
   `/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
 
-function checkString(s: string, where: () => string): void {
+/** Throws a 400 for a string no part of the system may receive (NUL, a lone surrogate), at `where()`. */
+export function checkString(s: string, where: () => string): void {
   if (s.includes("\u0000"))
     throw bad("INVALID_CHARACTER", `${where()}: strings must not contain NUL (\\u0000) characters.`, where());
   if (!s.isWellFormed())
@@ -179,6 +181,46 @@ export function checkJsonValue(root: unknown, at: string[] = []): number {
 }
 
 /**
+ * The JSON pointer (below `base`) of the first object or array nested deeper than the limit in
+ * `text` (or of the key written twice whose dropped value was), or undefined when the text does not
+ * parse. The scan has bounded the text's size, not its
+ * depth: JSON.parse may give up on a deep enough text (a RangeError), which is caught.
+ */
+function tooDeep(text: string, base: string[]): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  // Not in the value: then in a key's first value, which a key written twice dropped.
+  const inValue = pathDeeperThan(value, JSON_LIMITS.maxDepth, base);
+  if (inValue) return inValue;
+  const dup = firstDuplicateKey(text);
+  return dup ? pointer([...base, ...dup.path]) : undefined;
+}
+
+/** The JSON pointer (below `base`) of the first object or array of `root` nested deeper than `max`. */
+export function pathDeeperThan(
+  root: unknown,
+  max: number,
+  base: (string | number)[] = [],
+): string | undefined {
+  const stack: { value: unknown; path: (string | number)[]; depth: number }[] = [
+    { value: root, path: base, depth: 0 },
+  ];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (value === null || typeof value !== "object") continue;
+    if (depth + 1 > max) return pointer(path);
+    for (const [k, child] of Object.entries(value)) {
+      stack.push({ value: child, path: [...path, Array.isArray(value) ? Number(k) : k], depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+/**
  * Parses and checks a JSON body (bytes as received). `name`, for JSON that is a part of a request
  * (GraphQL's GET `variables`), names it in the errors: as a whole, and as the first step of the
  * pointers to what is wrong inside (`/variables/id`, as in a POST body).
@@ -193,10 +235,11 @@ export function parseJsonBody(bytes: Uint8Array, name?: string): unknown {
   }
   const shape = scanJson(bytes, JSON_LIMITS.maxDepth);
   if (shape.depth > JSON_LIMITS.maxDepth) {
+    const at = tooDeep(text, name ? [name] : []);
     throw bad(
       "NESTING_TOO_DEEP",
-      `Objects and arrays may be nested at most ${JSON_LIMITS.maxDepth} levels deep${name ? ` in ${name}` : ""}.`,
-      name,
+      `Objects and arrays may be nested at most ${JSON_LIMITS.maxDepth} levels deep${name ? ` in ${name}` : ""}${at ? ` (${at} is deeper)` : ""}.`,
+      at ?? name,
     );
   }
   let value: unknown;

@@ -1,0 +1,65 @@
+/**
+ * The typed fields of a request meet the JSON door's rules for values (../schemas/json-values.ts),
+ * whichever encoding brought them: a string with NUL or a lone surrogate, a 64-bit integer past
+ * ±(2^53 - 1) (our documents keep numbers as JSON numbers: it would change on the way) or a number
+ * that is not finite is refused with INVALID_ARGUMENT naming the field (`/version`,
+ * `/source/postalCode`). Bodies (`google.protobuf.Struct`) are read by body.ts with their REST
+ * schema. A binary caller's string is decoded from UTF-8 before this sees it, so a lone surrogate
+ * arrives only in JSON (where the JSON door refuses it first); NUL arrives either way.
+ */
+import type { DescField, DescMessage, Message } from "@bufbuild/protobuf";
+import type { Interceptor } from "@connectrpc/connect";
+import { invalid } from "../errors.ts";
+import { checkString, pointer } from "../schemas/json-values.ts";
+
+/** Messages that carry JSON documents, read with their schema elsewhere (body.ts). */
+const DOCUMENTS = new Set(["google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue"]);
+
+/** Throws for the first typed value of `message` (a `schema`) that no part of the system may receive. */
+export function checkTypedInput(schema: DescMessage, message: Message, path: (string | number)[] = []): void {
+  const fields = message as unknown as Record<string, unknown>;
+  for (const field of schema.fields) {
+    let value: unknown;
+    if (field.oneof) {
+      const chosen = fields[field.oneof.localName] as { case?: string; value?: unknown } | undefined;
+      if (chosen?.case !== field.localName) continue;
+      value = chosen.value;
+    } else value = fields[field.localName];
+    if (value === undefined) continue;
+    const at = [...path, field.jsonName];
+    if (field.fieldKind === "list") {
+      for (const [i, item] of (value as unknown[]).entries()) checkValue(field, item, [...at, i]);
+    } else if (field.fieldKind === "map") {
+      for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+        checkString(key, () => pointer([...at, key]));
+        checkValue(field, item, [...at, key]);
+      }
+    } else checkValue(field, value, at);
+  }
+}
+
+function checkValue(field: DescField, value: unknown, at: (string | number)[]): void {
+  if (typeof value === "string") checkString(value, () => pointer(at));
+  else if (typeof value === "bigint") {
+    if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER))
+      throw invalid(
+        "INVALID_NUMBER",
+        `${pointer(at)}: whole numbers must be between -9007199254740991 and 9007199254740991 (beyond, they cannot be kept exactly).`,
+        pointer(at),
+      );
+  } else if (typeof value === "number") {
+    if (!Number.isFinite(value))
+      throw invalid("INVALID_NUMBER", `${pointer(at)}: the number is out of range.`, pointer(at));
+  } else if (value !== null && typeof value === "object" && !(value instanceof Uint8Array)) {
+    const type = field.message;
+    if (type && !DOCUMENTS.has(type.typeName)) checkTypedInput(type, value as Message, at);
+  }
+}
+
+/** A server interceptor applying {@link checkTypedInput} to every unary request. */
+export function typedInputInterceptor(): Interceptor {
+  return (next) => async (req) => {
+    if (!req.stream) checkTypedInput(req.method.input, req.message as Message);
+    return next(req);
+  };
+}
