@@ -26,35 +26,47 @@ export function checkTypedInput(schema: DescMessage, message: Message, path: (st
       value = chosen.value;
     } else value = fields[field.localName];
     if (value === undefined) continue;
-    const at = [...path, field.jsonName];
+    // Paths are built only for a refusal or a nested message: the common request costs no allocation.
     if (field.fieldKind === "list") {
-      for (const [i, item] of (value as unknown[]).entries()) checkValue(field, item, [...at, i]);
+      const items = value as unknown[];
+      for (let i = 0; i < items.length; i++) checkValue(field, items[i], path, field.jsonName, i);
     } else if (field.fieldKind === "map") {
       for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-        checkString(key, () => pointer([...at, key]));
-        checkValue(field, item, [...at, key]);
+        checkString(key, () => pointer([...path, field.jsonName, key]));
+        checkValue(field, item, path, field.jsonName, key);
       }
-    } else checkValue(field, value, at);
+    } else checkValue(field, value, path, field.jsonName);
   }
 }
 
-function checkValue(field: DescField, value: unknown, at: (string | number)[]): void {
-  if (typeof value === "string") checkString(value, () => pointer(at));
-  else if (typeof value === "bigint") {
-    if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER))
+function checkValue(
+  field: DescField,
+  value: unknown,
+  path: (string | number)[],
+  name: string,
+  index?: string | number,
+): void {
+  const at = () => pointer(index === undefined ? [...path, name] : [...path, name, index]);
+  if (typeof value === "string") {
+    if (value.includes("\u0000") || !value.isWellFormed()) checkString(value, at);
+  } else if (typeof value === "bigint") {
+    if (value > MAX || value < -MAX)
       throw invalid(
         "INVALID_NUMBER",
-        `${pointer(at)}: whole numbers must be between -9007199254740991 and 9007199254740991 (beyond, they cannot be kept exactly).`,
-        pointer(at),
+        `${at()}: whole numbers must be between -9007199254740991 and 9007199254740991 (beyond, they cannot be kept exactly).`,
+        at(),
       );
   } else if (typeof value === "number") {
     if (!Number.isFinite(value))
-      throw invalid("INVALID_NUMBER", `${pointer(at)}: the number is out of range.`, pointer(at));
+      throw invalid("INVALID_NUMBER", `${at()}: the number is out of range.`, at());
   } else if (value !== null && typeof value === "object" && !(value instanceof Uint8Array)) {
     const type = field.message;
-    if (type && !DOCUMENTS.has(type.typeName)) checkTypedInput(type, value as Message, at);
+    if (type && !DOCUMENTS.has(type.typeName))
+      checkTypedInput(type, value as Message, index === undefined ? [...path, name] : [...path, name, index]);
   }
 }
+
+const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A server interceptor applying {@link checkTypedInput} to every unary request. */
 export function typedInputInterceptor(): Interceptor {
