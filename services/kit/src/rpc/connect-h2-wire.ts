@@ -14,7 +14,8 @@
  *
  * Benchmarks only (FOP_ABLATE, ../ablation.ts), to measure what the transport and the codec cost:
  * createHttp1Transport makes the same calls over keep-alive HTTP/1.1 connections, and both
- * transports (and the fast path, with `json`) can use the Connect JSON codec instead of protobuf.
+ * transports can use the Connect JSON codec instead of protobuf. The fast path always answers
+ * Connect JSON (a direct caller's), reading it through the REST JSON door (json-request.ts).
  */
 import type http2 from "node:http2";
 import { type DescMessage, fromBinary, fromJsonString, toBinary, toJsonString } from "@bufbuild/protobuf";
@@ -52,8 +53,9 @@ export const CODECS: Record<RpcCodec, Codec> = {
     encode: (schema, message) => toBinary(schema, message),
     decode: (schema, bytes) => fromBinary(schema, bytes),
   },
-  // Benchmarks only (FOP_ABLATE=rpc-protobuf): the protocol's JSON codec. Unknown fields are
-  // ignored when reading, as Connect's own JSON codec does by default.
+  // The protocol's JSON codec: the clients' with FOP_ABLATE=rpc-protobuf (benchmarks only); the
+  // server reads requests with json-request.ts. Unknown fields are ignored when reading, as
+  // Connect's own JSON codec does by default.
   json: {
     type: JSON_TYPE,
     encode: (schema, message) => Buffer.from(toJsonString(schema, message)),
