@@ -10,6 +10,10 @@ import type { Fuzz } from "./fuzz.ts";
 /** A JSON number (or other literal) written as raw text into the body, e.g. 1e400. */
 export const RAW = (text: string) => `@@RAW:${text}@@`;
 
+/** The raw text a {@link RAW} marker stands for, or undefined when `value` is none. */
+export const rawOf = (value: unknown): string | undefined =>
+  typeof value === "string" ? /^@@RAW:(.*)@@$/.exec(value)?.[1] : undefined;
+
 /** JSON text of `value`, with {@link RAW} markers replaced by their raw text. */
 export function jsonText(value: unknown): string {
   return JSON.stringify(value).replace(/"@@RAW:(.*?)@@"/g, "$1");

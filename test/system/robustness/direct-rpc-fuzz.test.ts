@@ -23,6 +23,7 @@ import {
   fromJson,
   type JsonValue,
   type Message,
+  ScalarType,
   toJson,
 } from "@bufbuild/protobuf";
 import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
@@ -46,7 +47,9 @@ import {
   HOSTILE_STRINGS,
   hostileValue,
   jsonText,
+  RAW,
   RAW_NUMBERS,
+  rawOf,
   withDuplicateKey,
 } from "../../support/hostile.ts";
 import { referenceMissing, referenceResponseErrors } from "../../support/reference.ts";
@@ -503,10 +506,8 @@ const SERVER_FAILURES = new Set([
 
 /** RAW number markers as the numbers a binary caller can send (a double: 1e400 is Infinity). */
 function numbersOf(value: unknown): unknown {
-  if (typeof value === "string") {
-    const raw = /^@@RAW:(.*)@@$/.exec(value);
-    return raw ? Number(raw[1]) : value;
-  }
+  const raw = rawOf(value);
+  if (raw !== undefined) return Number(raw);
   if (Array.isArray(value)) return value.map(numbersOf);
   if (value && typeof value === "object")
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, numbersOf(v)]));
@@ -656,21 +657,13 @@ function withHostileField(
   const field = f.pick(fields);
   const copy = structuredClone(json);
   const value = (): unknown => {
-    if (field.fieldKind === "scalar" || field.fieldKind === "list") {
-      const scalar = field.fieldKind === "scalar" ? field.scalar : field.scalar;
-      if (scalar === undefined) return f.pick(HOSTILE_STRINGS);
-      // 9 = string in ScalarType; numbers and enums get extremes and raw numbers.
-      return scalar === 9
+    if (field.enum) return f.pick([999, -1, "NOPE", "", "\u0000"]);
+    if ("scalar" in field && field.scalar !== undefined) {
+      // Strings get hostile strings; numbers get extremes and raw numbers.
+      return field.scalar === ScalarType.STRING
         ? f.pick(HOSTILE_STRINGS)
-        : f.pick([
-            "-1",
-            "0",
-            "9223372036854775807",
-            "-9223372036854775808",
-            ...RAW_NUMBERS.map((n) => `@@RAW:${n}@@`),
-          ]);
+        : f.pick(["-1", "0", "9223372036854775807", "-9223372036854775808", ...RAW_NUMBERS.map(RAW)]);
     }
-    if (field.fieldKind === "enum") return f.pick([999, -1, "NOPE", "", "\u0000"]);
     return f.pick([null, {}, [], "x", 1]);
   };
   const v = value();

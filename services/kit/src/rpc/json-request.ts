@@ -10,7 +10,7 @@
  * built from a newer proto can still call; a body (a `Struct`) is read with its REST schema
  * (body.ts), which refuses or drops what REST does.
  */
-import { type DescMessage, fromJson, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { type DescMessage, fromJson, type JsonValue, type Message, ScalarType } from "@bufbuild/protobuf";
 import { AppError } from "../errors.ts";
 import { parseJsonBody } from "../schemas/json-values.ts";
 
@@ -66,9 +66,16 @@ function expectation(field: Field): string {
   else if (field.message) one = `${field.message.name} object`;
   else if (field.enum) one = `${field.enum.name} value`;
   else {
-    // ScalarType: 9 string, 12 bytes, 8 bool; the rest are numbers (64-bit ones also as strings).
+    // The rest are numbers (64-bit ones also as strings).
     const scalar = "scalar" in field ? field.scalar : undefined;
-    one = scalar === 9 ? "string" : scalar === 12 ? "base64 string" : scalar === 8 ? "boolean" : "number";
+    one =
+      scalar === ScalarType.STRING
+        ? "string"
+        : scalar === ScalarType.BYTES
+          ? "base64 string"
+          : scalar === ScalarType.BOOL
+            ? "boolean"
+            : "number";
   }
   if (field.fieldKind === "list") return `must be a list of ${one}s`;
   if (field.fieldKind === "map") return `must be a map of ${one}s`;

@@ -48,7 +48,7 @@ function checkValue(
 ): void {
   const at = () => pointer(index === undefined ? [...path, name] : [...path, name, index]);
   if (typeof value === "string") {
-    if (value.includes("\u0000") || !value.isWellFormed()) checkString(value, at);
+    checkString(value, at);
   } else if (typeof value === "bigint") {
     if (value > MAX || value < -MAX)
       throw invalid(
