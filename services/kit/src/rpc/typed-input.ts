@@ -9,8 +9,7 @@
  */
 import type { DescField, DescMessage, Message } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
-import { invalid } from "../errors.ts";
-import { checkString, pointer } from "../schemas/json-values.ts";
+import { checkNumber, checkString, pointer } from "../schemas/json-values.ts";
 
 /** Messages that carry JSON documents, read with their schema elsewhere (body.ts). */
 const DOCUMENTS = new Set(["google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue"]);
@@ -49,24 +48,14 @@ function checkValue(
   const at = () => pointer(index === undefined ? [...path, name] : [...path, name, index]);
   if (typeof value === "string") {
     checkString(value, at);
-  } else if (typeof value === "bigint") {
-    if (value > MAX || value < -MAX)
-      throw invalid(
-        "INVALID_NUMBER",
-        `${at()}: whole numbers must be between -9007199254740991 and 9007199254740991 (beyond, they cannot be kept exactly).`,
-        at(),
-      );
-  } else if (typeof value === "number") {
-    if (!Number.isFinite(value))
-      throw invalid("INVALID_NUMBER", `${at()}: the number is out of range.`, at());
+  } else if (typeof value === "bigint" || typeof value === "number") {
+    checkNumber(value, at);
   } else if (value !== null && typeof value === "object" && !(value instanceof Uint8Array)) {
     const type = field.message;
     if (type && !DOCUMENTS.has(type.typeName))
       checkTypedInput(type, value as Message, index === undefined ? [...path, name] : [...path, name, index]);
   }
 }
-
-const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A server interceptor applying {@link checkTypedInput} to every unary request. */
 export function typedInputInterceptor(): Interceptor {

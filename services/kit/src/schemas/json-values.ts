@@ -129,6 +129,28 @@ export function firstDuplicateKey(text: string): { key: string; path: (string | 
 export const pointer = (path: (string | number)[]) =>
   `/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
 
+const MAX_WHOLE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Throws a 400 for a number no part of the system may receive, at `where()`: one that is not finite,
+ * or a whole number past ±(2^53 - 1) (a JSON number beyond cannot be kept exactly; a 64-bit field's
+ * bigint, kept as a JSON number in our documents, would change on the way).
+ */
+export function checkNumber(n: number | bigint, where: () => string): void {
+  const whole =
+    typeof n === "bigint"
+      ? n <= MAX_WHOLE && n >= -MAX_WHOLE
+      : !Number.isInteger(n) || Number.isSafeInteger(n);
+  if (typeof n === "number" && !Number.isFinite(n))
+    throw bad("INVALID_NUMBER", `${where()}: the number is out of range.`, where());
+  if (!whole)
+    throw bad(
+      "INVALID_NUMBER",
+      `${where()}: whole numbers must be between -9007199254740991 and 9007199254740991 (beyond, they cannot be kept exactly).`,
+      where(),
+    );
+}
+
 /** Throws a 400 for a string no part of the system may receive (NUL, a lone surrogate), at `where()`. */
 export function checkString(s: string, where: () => string): void {
   if (s.includes("\u0000"))
@@ -154,15 +176,7 @@ export function checkJsonValue(root: unknown, at: string[] = []): number {
     if (typeof value === "string") {
       checkString(value, () => pointer(path));
     } else if (typeof value === "number") {
-      if (!Number.isFinite(value))
-        throw bad("INVALID_NUMBER", `${pointer(path)}: the number is out of range.`, pointer(path));
-      if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-        throw bad(
-          "INVALID_NUMBER",
-          `${pointer(path)}: whole numbers must be between -9007199254740991 and 9007199254740991 (beyond, they cannot be kept exactly).`,
-          pointer(path),
-        );
-      }
+      checkNumber(value, () => pointer(path));
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) stack.push({ value: value[i], path: [...path, i] });
     } else if (value !== null && typeof value === "object") {
