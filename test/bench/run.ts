@@ -33,6 +33,9 @@
  * `npm run bench -- --ablation` (or BENCH_ABLATION=1) measures only what each layer of GET and POST
  * pick job costs, each turned off in turn (ablation.ts); results/ablation.json.
  *
+ * `npm run bench -- --relay` (or BENCH_RELAY=1) measures only the outbox relay's CPU per event, its fast
+ * path against the claiming relay it replaced, at BENCH_RELAY_RATES (relay-cost.ts).
+ *
  * `npm run bench -- --profile` (or BENCH_PROFILE=1) also writes a CPU profile per process under
  * test/bench/results/profiles/<time>/: each service's whole run (`--cpu-prof`), and the gateway's
  * (this process) during the last system round of each scenario; then prints the top self-time
@@ -55,6 +58,7 @@ import { describeLoad, type LoadJob, type LoadStats, measureLoad, runLoad } from
 import { type MixedResult, runMixed } from "./mixed.ts";
 import { growPickJobs, seedPickJobs } from "./pickjob-seed.ts";
 import { InProcessProfiler, profileTables } from "./profile.ts";
+import { runRelayCost } from "./relay-cost.ts";
 import {
   compareScenarios,
   type FanoutSummary,
@@ -88,6 +92,10 @@ const benchConfig = {
   BENCH_MIXED_STEP_SECONDS: env.int("mixed scenario: seconds per step", 10, 1, 3600),
   BENCH_MIXED_WARMUP: env.int("mixed scenario: warm-up seconds at the first rate", 3, 0, 600),
   BENCH_MIXED_BASELINE: env.bool("mixed scenario: run it against the baseline too (before the system)", true),
+  BENCH_RELAY_RATES: env.string(
+    "--relay: events per second the writer commits, one measurement each",
+    "600,1200",
+  ),
   BENCH_SCALE_SIZES: env.string("--scale: pick job counts the search is measured over", "10000,1000000"),
   ...infraConfig,
   ...otelConfig,
@@ -104,6 +112,8 @@ const PROFILE =
 const SCALE = process.argv.includes("--scale") || process.env.BENCH_SCALE === "1";
 /** `--ablation`: what each layer costs, GET and POST pick job (ablation.ts). */
 const ABLATION = process.argv.includes("--ablation") || process.env.BENCH_ABLATION === "1";
+/** `--relay`: only the outbox relay's cost per event, fast path against claiming (relay-cost.ts). */
+const RELAY = process.argv.includes("--relay") || process.env.BENCH_RELAY === "1";
 const PROFILE_DIR = PROFILE
   ? path.join(import.meta.dirname, "results/profiles", new Date().toISOString().replace(/[:.]/g, "-"))
   : undefined;
@@ -280,6 +290,20 @@ async function main(): Promise<void> {
 
   const nats = await findOrStartNats({ dataDir: path.join(REPO_ROOT, ".data/bench-nats"), log, env: cfg });
   closers.push({ name: "nats", close: nats.stop });
+  if (RELAY) {
+    const rows = await runRelayCost(
+      { adminUrl: pg.url, natsUrl: nats.url },
+      {
+        rates: cfg.BENCH_RELAY_RATES.split(",").map((r) => Number(r.trim())),
+        seconds: cfg.BENCH_DURATION,
+        rounds: cfg.BENCH_ROUNDS,
+      },
+      log,
+    );
+    mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+    writeFileSync(path.join(import.meta.dirname, "results/relay.json"), JSON.stringify(rows, null, 2));
+    return;
+  }
   if (ABLATION) {
     await runAblation(
       {

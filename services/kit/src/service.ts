@@ -63,9 +63,15 @@ export const baseServiceConfig = (ports: ServicePorts) => ({
     "on",
   ),
   OUTBOX_POLL_MS: env.int(
-    "outbox relay polling interval (the fallback: a committed write wakes its relay at once)",
+    "outbox relay polling interval (the fallback: a committed write is published from memory by its own process)",
     1000,
     10,
+  ),
+  OUTBOX_GATHER_MS: env.int(
+    "shortest interval between two publishes of the outbox relay's fast path: events committed meanwhile go as one batch (0: each commit's at once)",
+    2,
+    0,
+    1000,
   ),
   ADMIN_TOKEN: env.optionalString(
     "bearer token for the admin port's /dead-letters and /dead-letters/replay (unset: refused to every caller, unless ADMIN_LOOPBACK_TRUST)",
@@ -287,6 +293,7 @@ export async function startService<D, S extends ConfigSchema>(
     nats,
     logger,
     pollMs: config.OUTBOX_POLL_MS,
+    gatherMs: config.OUTBOX_GATHER_MS,
     metrics: base.metrics,
   });
   // EVENT_CONSUMERS=off: no durable consumer is created or read from here; the other replicas'

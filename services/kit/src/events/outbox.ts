@@ -1,17 +1,32 @@
 /**
  * The transactional outbox. A use case records its events with {@link Outbox.record} in the same
  * transaction that writes the entity; {@link outboxRelay} publishes committed rows to JetStream
- * with `Nats-Msg-Id` = event id (a re-publish is deduplicated) and deletes them in the transaction
- * that held them while it published. Several relays (replicas) can run on one outbox: rows are
- * claimed with FOR UPDATE SKIP LOCKED.
+ * with `Nats-Msg-Id` = event id (a re-publish within the stream's duplicate window is dropped, and
+ * consumers' inboxes absorb one after it) and then deletes them.
  *
- * Waking the relay: the process that writes an event runs the relay that publishes it, so the
- * outbox wakes its own relay in-process once the write has committed ({@link Outbox.onRecorded}).
- * Polling (OUTBOX_POLL_MS) is the fallback for rows no running relay was woken for (a replica
- * that died between commit and publish). Postgres LISTEN/NOTIFY did this before at a cost on every
- * write: NOTIFY serialises the committing transactions of the whole database on one lock and
- * signals every listening backend of the database (every service's relay), for each commit.
+ * Two ways a committed row reaches JetStream:
+ * - **From memory (the fast path).** The process that wrote the events holds them when its write
+ *   commits ({@link Outbox.onRecorded} hands them over), so its relay publishes them from there in
+ *   the order the commits were acknowledged, at most one publish per `gatherMs` (2 ms: under load,
+ *   the events of those milliseconds go as one batch, which JetStream, every consumer and the
+ *   delete then handle as one), and deletes the published rows by id, one autocommit statement for
+ *   all the publishes that went out while the last delete ran. No transaction, no read of the
+ *   outbox.
+ * - **Polling (the fallback)**: a transaction claims the oldest rows (FOR UPDATE SKIP LOCKED, so
+ *   replicas share an outbox), publishes them, and commits the claim's delete once every publish
+ *   was acknowledged. It publishes what no fast path will: the rows of a replica that died between
+ *   commit and publish, of a fast path whose publish failed (NATS away: the fast path is off until
+ *   a poll publishes again), of writes made before the relay started. A regular poll (every
+ *   OUTBOX_POLL_MS) takes rows at least `claimAgeMs` (5 s) old, so that it does not publish what a
+ *   running fast path holds; the first poll after start, polls after a failure and `drain()` take
+ *   every row. A row published twice all the same (a fast path stalled past `claimAgeMs`, a delete
+ *   that failed) is one message in the stream: the duplicate window drops the second.
+ *
+ * Postgres LISTEN/NOTIFY woke relays before at a cost on every write: NOTIFY serialises the
+ * committing transactions of the whole database on one lock and signals every listening backend of
+ * the database (every service's relay), for each commit.
  */
+import { AsyncResource } from "node:async_hooks";
 import type { RequestContext } from "../context.ts";
 import { createPgPool, type Db, dbOf, query, type Sql, whenCommitted } from "../db/sql.ts";
 import { translateDbError, type UniqueViolations } from "../db/tx.ts";
@@ -41,12 +56,14 @@ import { buildEnvelope, type DomainEvent, encodeEnvelope } from "./envelope.ts";
 import { type Nats, subjectFor, TENANT_HEADER, tenantHeaderValue } from "./nats.ts";
 
 const IDENT = /^[a-z][a-z0-9_]{0,40}$/;
+/** Events a relay's fast path holds at most; what commits beyond waits in the outbox for a poll. */
+const MAX_HELD = 10_000;
 
 export class Outbox {
   readonly schema: string;
   private readonly subject: (entityType: string, type: string) => string;
   private readonly now: () => Date;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(events: readonly OutboxMessage[]) => void>();
 
   constructor(opts: { schema: string; subjectPrefix: string; now?: () => Date }) {
     if (!IDENT.test(opts.schema)) throw new Error(`bad schema name ${opts.schema}`);
@@ -55,15 +72,18 @@ export class Outbox {
     this.now = opts.now ?? (() => new Date());
   }
 
-  /** Calls `listener` after every committed write that recorded events; returns the unsubscribe. */
-  onRecorded(listener: () => void): () => void {
+  /**
+   * Calls `listener` with the events of every committed write that recorded some, once per commit
+   * (after it, in the order commits are acknowledged); returns the unsubscribe.
+   */
+  onRecorded(listener: (events: readonly OutboxMessage[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private recorded(db: Db): void {
+  private recorded(db: Db, events: readonly OutboxMessage[]): void {
     whenCommitted(db, () => {
-      for (const l of this.listeners) l();
+      for (const l of this.listeners) l(events);
     });
   }
 
@@ -73,10 +93,10 @@ export class Outbox {
    */
   async record(tx: Db, ctx: RequestContext, events: DomainEvent[]): Promise<string[]> {
     if (events.length === 0) return [];
-    const { sql, ids } = this.compose(ctx, undefined, events);
+    const { sql, messages } = this.compose(ctx, undefined, events);
     await query(tx, sql);
-    this.recorded(tx);
-    return ids;
+    this.recorded(tx, messages);
+    return messages.map((m) => m.id);
   }
 
   /**
@@ -94,45 +114,53 @@ export class Outbox {
     unique: UniqueViolations = {},
   ): Promise<string[]> {
     checkDeadline();
-    const { sql, ids } = this.compose(ctx, write, events);
+    const { sql, messages } = this.compose(ctx, write, events);
     try {
       await query(db, sql);
     } catch (err) {
       throw translateDbError(err, unique);
     }
-    if (events.length) this.recorded(db);
-    return ids;
+    if (messages.length) this.recorded(db, messages);
+    return messages.map((m) => m.id);
   }
 
   /** `write` (when given) and the outbox rows of `events` as one statement. */
   private compose(ctx: RequestContext, write: Sql | undefined, events: DomainEvent[]) {
-    const trace: Record<string, string> = {};
-    injectTraceHeaders(trace);
+    const headers: Record<string, string> = {};
+    injectTraceHeaders(headers);
     const tenant = tenantHeaderValue(ctx.tenant);
-    if (tenant !== undefined) trace[TENANT_HEADER] = tenant;
-    const envelopes = events.map((e) => ({ e, envelope: buildEnvelope(ctx, e, newId(), this.now()) }));
+    if (tenant !== undefined) headers[TENANT_HEADER] = tenant;
+    const messages: OutboxMessage[] = events.map((e) => {
+      const envelope = buildEnvelope(ctx, e, newId(), this.now());
+      return {
+        id: envelope.id,
+        subject: this.subject(e.entityType, e.type),
+        payload: Buffer.from(encodeEnvelope(envelope)),
+        headers,
+      };
+    });
     const b = new SqlBuilder();
     if (write) b.params.push(...write.params);
     const ctes = write ? [`written as (${write.text})`] : [];
-    if (envelopes.length) {
+    if (messages.length) {
       // unnest keeps the events' order; `created` (clock_timestamp()) rises row by row.
       ctes.push(`added as (
           insert into ${this.schema}.outbox (id, subject, payload, headers)
-          select u.id, u.subject, u.payload, ${b.param(JSON.stringify(trace), "jsonb")}
+          select u.id, u.subject, u.payload, ${b.param(JSON.stringify(headers), "jsonb")}
           from unnest(${b.param(
-            envelopes.map((x) => x.envelope.id),
+            messages.map((m) => m.id),
             "uuid[]",
           )}, ${b.param(
-            envelopes.map((x) => this.subject(x.e.entityType, x.e.type)),
+            messages.map((m) => m.subject),
             "text[]",
           )}, ${b.param(
-            envelopes.map((x) => Buffer.from(encodeEnvelope(x.envelope))),
+            messages.map((m) => m.payload),
             "bytea[]",
           )}) as u (id, subject, payload)
         )`);
     }
     // The outbox's deferred trigger fails the commit if this deadline has passed by then.
-    const deadline = envelopes.length ? currentCall()?.deadline : undefined;
+    const deadline = messages.length ? currentCall()?.deadline : undefined;
     const guard =
       deadline === undefined
         ? ""
@@ -144,9 +172,17 @@ export class Outbox {
         params: b.params,
         prepare: write?.prepare ?? true,
       },
-      ids: envelopes.map((x) => x.envelope.id),
+      messages,
     };
   }
+}
+
+/** An outbox row: an event as it is published (its trace context and tenant in `headers`). */
+export interface OutboxMessage {
+  id: string;
+  subject: string;
+  payload: Buffer;
+  headers: Record<string, string>;
 }
 
 export interface RelayOptions {
@@ -157,6 +193,23 @@ export interface RelayOptions {
   logger: Logger;
   /** Fallback polling interval. */
   pollMs?: number;
+  /**
+   * The fast path's shortest interval between two publishes (default 2): the events committed
+   * meanwhile wait and go as one batch, so a busy writer's events cost JetStream, the consumers and
+   * the outbox's delete a batch each instead of one. A write after a quiet interval goes at once.
+   */
+  gatherMs?: number;
+  /**
+   * Off: no fast path; a committed write wakes the poll, which claims every row at once (the relay
+   * before the fast path; for the bench's comparison). Default on.
+   */
+  fastPath?: boolean;
+  /**
+   * How old a row must be for a regular poll to take it (default 5,000 ms): younger ones are the
+   * fast path's of some running process. The first poll after start and polls after a failed
+   * publish take every row.
+   */
+  claimAgeMs?: number;
   batchSize?: number;
   /** Distinguishes relays in logs (tests run several). */
   name?: string;
@@ -167,11 +220,7 @@ export interface RelayOptions {
   metrics?: Metrics;
 }
 
-interface Row {
-  id: string;
-  subject: string;
-  payload: Buffer;
-  headers: Record<string, string>;
+interface Row extends OutboxMessage {
   created: Date;
 }
 
@@ -180,38 +229,63 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   const { outbox, nats, logger } = opts;
   const pollMs = opts.pollMs ?? 1000;
   const batchSize = opts.batchSize ?? 200;
+  const gatherMs = opts.gatherMs ?? 2;
+  const fastPath = opts.fastPath ?? true;
+  const claimAgeMs = fastPath ? (opts.claimAgeMs ?? 5_000) : 0;
   // Its commits do not wait for the WAL flush (see drainOnce), for every statement of its own.
   const pool = createPgPool({
     connectionString: opts.databaseUrl,
     max: 2,
     options: "-c synchronous_commit=off",
   });
+  const db = dbOf(pool);
   const published = opts.metrics && counter(opts.metrics, METRICS.outboxPublished);
   const publishes = opts.metrics && counter(opts.metrics, METRICS.outboxPublishes);
   if (opts.metrics) {
     observePool(opts.metrics, opts.name ?? "outbox-relay", pool);
-    observeOutbox(opts.metrics, outbox.schema, dbOf(pool));
+    observeOutbox(opts.metrics, outbox.schema, db);
   }
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new Error(`bad batch size ${batchSize}`);
-  /** Takes the oldest rows no other relay holds and returns them. */
-  const claim: Sql = {
+  /**
+   * Takes the oldest rows no other relay holds, at least $2 ms old, and returns them (the module
+   * comment says which polls pass 0).
+   */
+  const claim = (minAgeMs: number): Sql => ({
     text: `delete from ${outbox.schema}.outbox o
-      where o.id in (select id from ${outbox.schema}.outbox order by created, id limit $1 for update skip locked)
+      where o.id in (select id from ${outbox.schema}.outbox
+                      where created <= clock_timestamp() - make_interval(secs => $2::float8 / 1000)
+                      order by created, id limit $1 for update skip locked)
       returning o.id, o.subject, o.payload, o.headers, o.created`,
-    params: [batchSize],
+    params: [batchSize, minAgeMs],
     prepare: true,
-  };
+  });
+  /** The fast path's delete of the rows it published (already gone if a poll claimed them). */
+  const remove = (ids: string[]): Sql => ({
+    text: `delete from ${outbox.schema}.outbox where id = any($1::uuid[])`,
+    params: [ids],
+    prepare: true,
+  });
   let running = false;
   let wake: (() => void) | undefined;
-  /** Set by a committed write; one during a drain makes the next poll wait return at once. */
+  /** Set by a committed write the fast path does not take; makes the next poll wait return at once. */
   let notified = false;
   let unsubscribe: (() => void) | undefined;
   let loop: Promise<void> | undefined;
+  /** Failed publishes in a row; the fast path is off while there are any (polling retries). */
   let failures = 0;
+  /** Committed events the fast path publishes next, in commit order, and its run. */
+  const queue: OutboxMessage[] = [];
+  let flushing: Promise<void> | undefined;
+  /** When the fast path's last publish went out (performance.now()). */
+  let lastPublish = Number.NEGATIVE_INFINITY;
+  /** Ids the fast path published whose rows are not deleted yet, and the delete that is out. */
+  const unremoved: string[] = [];
+  let deleting: Promise<void> | undefined;
 
   /**
-   * Waits `ms`, or less: stopping ends every wait; a committed write ends a poll wait (not a
-   * backoff after a failure, which would otherwise spin while writes keep coming).
+   * Waits `ms`, or less: stopping ends every wait; a committed write the fast path does not take
+   * ends a poll wait (not a backoff after a failure, which would otherwise spin while writes keep
+   * coming).
    */
   const sleep = (ms: number, onWrite: boolean) =>
     new Promise<void>((resolve) => {
@@ -228,7 +302,7 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
     });
 
   /** Publishes `rows` in order, each in its own producer span, and waits for every acknowledgement. */
-  async function publish(rows: Row[]): Promise<void> {
+  async function publish(rows: readonly OutboxMessage[]): Promise<void> {
     await nats.ensureStream();
     const spans = rows.map((row) => {
       const parent = extractTraceContext(row.headers);
@@ -261,27 +335,108 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
     }
   }
 
+  const counted = (n: number) => {
+    if (n === 0) return;
+    published?.inc(n);
+    publishes?.inc();
+  };
+
+  /** A failed publish: the fast path stops and polling retries with backoff until one succeeds. */
+  function failed(err: unknown): void {
+    failures++;
+    if (failures === 1 || failures % 20 === 0)
+      logger.warn({ err: (err as Error).message, failures }, "outbox relay: publishing failed; retrying");
+  }
+
+  /** Hands committed events to the fast path or, without it (or while it is off), wakes the poll. */
+  function committed(events: readonly OutboxMessage[]): void {
+    // Off, or so far behind that memory should not grow further: the rows wait in the outbox.
+    if (!fastPath || failures > 0 || !running || queue.length >= MAX_HELD) {
+      notified = true;
+      wake?.();
+      return;
+    }
+    for (const e of events) queue.push(e);
+    flushing ??= launch();
+  }
   /**
-   * Publishes one batch of pending rows; returns how many. The claim deletes the rows and holds
-   * them locked; the transaction commits only after every publish was acknowledged, and a failure
-   * rolls the delete back (the rows are pending again). Its commit does not wait for the WAL flush
-   * (synchronous_commit off): if Postgres lost a delete in a crash, the event would be published again,
-   * which JetStream drops as a duplicate of its event id and consumers' inboxes absorb anyway.
+   * Starts the fast path in the relay's own context (bound at start), not in the context of the
+   * call whose commit handed it events: its statements are no child spans of that call's trace,
+   * and that call's deadline does not bound them.
    */
-  async function drainOnce(): Promise<number> {
+  let launch: () => Promise<void> = () => Promise.resolve();
+
+  /**
+   * The fast path: publishes what is queued, a batch at a time and at most one per `gatherMs`, and
+   * has the published rows deleted. A failed publish empties the queue (the rows stay in the
+   * outbox) and leaves them to polling.
+   */
+  async function flush(): Promise<void> {
+    while (queue.length > 0) {
+      const wait = lastPublish + gatherMs - performance.now();
+      if (wait >= 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (failures > 0) {
+        queue.length = 0;
+        return;
+      }
+      lastPublish = performance.now();
+      const batch = queue.splice(0, batchSize);
+      try {
+        await publish(batch);
+      } catch (err) {
+        queue.length = 0;
+        failed(err);
+        notified = true;
+        wake?.();
+        return;
+      }
+      counted(batch.length);
+      for (const m of batch) unremoved.push(m.id);
+      deleting ??= deletePublished();
+    }
+  }
+
+  /**
+   * Deletes the published rows, one statement for all that are waiting, and again for those that
+   * were published meanwhile: one delete is out at a time, and the publishes do not wait for it. A
+   * failed delete leaves published rows behind, which a later poll publishes again (dropped as
+   * duplicates of their event ids within the window, absorbed by consumers' inboxes after it).
+   */
+  async function deletePublished(): Promise<void> {
+    try {
+      while (unremoved.length > 0) {
+        const ids = unremoved.splice(0, unremoved.length);
+        await query(db, remove(ids)).catch((err: Error) =>
+          logger.warn(
+            { err: err.message, events: ids.length },
+            "outbox relay: published rows not deleted; a poll publishes them again",
+          ),
+        );
+      }
+    } finally {
+      deleting = undefined;
+    }
+  }
+
+  /**
+   * Publishes one batch of rows claimed from the outbox; returns how many. The claim deletes the
+   * rows and holds them locked; the transaction commits only after every publish was acknowledged,
+   * and a failure rolls the delete back (the rows are pending again). Its commit does not wait for
+   * the WAL flush (synchronous_commit off): if Postgres lost a delete in a crash, the event would be
+   * published again, which JetStream drops as a duplicate of its event id and consumers' inboxes
+   * absorb anyway.
+   */
+  async function drainOnce(minAgeMs = 0): Promise<number> {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
       await client.query("begin");
-      const rows = await query<Row>(dbOf(client), claim);
+      const rows = await query<Row>(dbOf(client), claim(minAgeMs));
       // In the order they were written (RETURNING has none).
       rows.sort((a, b) => a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : 1));
       if (rows.length) await publish(rows);
       await client.query("commit");
-      if (rows.length) {
-        published?.inc(rows.length);
-        publishes?.inc();
-      }
+      counted(rows.length);
       return rows.length;
     } catch (err) {
       await client.query("rollback").catch((e: Error) => {
@@ -293,27 +448,37 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
     }
   }
 
-  async function drain(): Promise<number> {
+  /** Claims and publishes until fewer than a batch of rows at least `minAgeMs` old are left. */
+  async function drainPending(minAgeMs: number): Promise<number> {
     let total = 0;
     for (;;) {
-      const n = await drainOnce();
+      const n = await drainOnce(minAgeMs);
       total += n;
       if (n < batchSize) return total;
     }
   }
 
+  /** Every committed row: what the fast path holds, then every row left in the outbox. */
+  async function drain(): Promise<number> {
+    const held = queue.length;
+    await flushing;
+    await deleting;
+    return held + (await drainPending(0));
+  }
+
   async function run(): Promise<void> {
+    let first = true;
     while (running) {
       try {
         notified = false;
-        await drain();
+        // The first poll and a recovering one take every row; a regular one what no fast path holds.
+        await drainPending(first || failures > 0 ? 0 : claimAgeMs);
+        first = false;
         failures = 0;
         await sleep(pollMs, true);
       } catch (err) {
-        failures++;
+        failed(err);
         const delay = Math.min(5_000, 100 * 2 ** Math.min(failures, 6));
-        if (failures === 1 || failures % 20 === 0)
-          logger.warn({ err: (err as Error).message, failures }, "outbox relay: publishing failed; retrying");
         await sleep(delay, false);
       }
     }
@@ -324,10 +489,13 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
     drain,
     async start() {
       running = true;
-      unsubscribe = outbox.onRecorded(() => {
-        notified = true;
-        wake?.();
-      });
+      // After the event loop's current phase, so that commits acknowledged together go as one batch.
+      launch = AsyncResource.bind(() =>
+        new Promise<void>((resolve) => setImmediate(resolve)).then(flush).finally(() => {
+          flushing = undefined;
+        }),
+      );
+      unsubscribe = outbox.onRecorded(committed);
       loop = run();
     },
     async stop() {
@@ -335,6 +503,8 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
       unsubscribe?.();
       wake?.();
       await loop;
+      await flushing;
+      await deleting;
       // What the service's last calls wrote (it stops after its RPC server drained), unless NATS
       // was failing: the rows wait for the next relay then.
       if (failures === 0)
