@@ -12,7 +12,6 @@
  * the NATS server; and the mean publish batch (events per publish, from the relay's counters),
  * which is what JetStream and every consumer downstream handle per message batch.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import type { RequestContext } from "@fop/kit/context";
 import { createSqlPool } from "@fop/kit/db/sql";
 import { kitEventMigrations } from "@fop/kit/events/migrations";
@@ -22,6 +21,8 @@ import { createLogger } from "@fop/kit/logger";
 import { createMetrics } from "@fop/kit/metrics";
 import type { ServiceModule } from "@fop/kit/service";
 import { createTestDatabase } from "@fop/kit/testing/db";
+import { parsePrometheusText } from "../support/prometheus.ts";
+import { type CpuProbe, cpuPerRequest, cpuSince, cpuSnapshot } from "./cpu.ts";
 
 const CONTEXT: RequestContext = {
   tenant: "bench",
@@ -42,23 +43,6 @@ export const RELAY_CONFIGURATIONS: RelayConfiguration[] = [
   { name: "fast path, gather 2 ms (default)", fastPath: true, gatherMs: 2 },
   { name: "fast path, gather 4 ms", fastPath: true, gatherMs: 4 },
 ];
-
-/** Microseconds of CPU of every process named `comm`. */
-function cpuOfCommand(comm: string): number {
-  let us = 0;
-  for (const pid of readdirSync("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== comm) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-      us += (Number(f[11]) + Number(f[12])) * 10_000; // USER_HZ 100
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return us;
-}
 
 export interface RelayCostRow {
   configuration: string;
@@ -119,12 +103,16 @@ async function measureOne(
         .n,
     );
   const counters = async () => {
-    const text = await metrics.registry.metrics();
-    const read = (name: string) => Number(new RegExp(`^${name}\\S* (\\d+)`, "m").exec(text)?.[1] ?? 0);
+    const exposition = parsePrometheusText(await metrics.registry.metrics());
+    const read = (name: string) => exposition.find(name).reduce((sum, x) => sum + x.value, 0);
     return {
       events: read("fop_outbox_published_events_total"),
       publishes: read("fop_outbox_publishes_total"),
     };
+  };
+  // This process (writer and relay, every thread), every Postgres backend, the NATS server.
+  const probe: CpuProbe = {
+    targets: { process: String(process.pid), postgres: "comm:postgres", nats: "comm:nats-server" },
   };
   try {
     await nats.ensureStream();
@@ -132,9 +120,7 @@ async function measureOne(
     for (let i = 0; i < 500; i++) await write(i);
     while ((await backlog()) > 0) await new Promise((r) => setTimeout(r, 20));
     const before = await counters();
-    const cpu0 = process.cpuUsage();
-    const pg0 = cpuOfCommand("postgres");
-    const nats0 = cpuOfCommand("nats-server");
+    const cpu0 = cpuSnapshot(probe);
     const events = rate * seconds;
     const start = performance.now();
     const inFlight = new Set<Promise<unknown>>();
@@ -147,23 +133,15 @@ async function measureOne(
     }
     await Promise.all(inFlight);
     while ((await backlog()) > 0) await new Promise((r) => setTimeout(r, 10));
-    const cpu = process.cpuUsage(cpu0);
-    const own = cpu.user + cpu.system;
-    const postgres = cpuOfCommand("postgres") - pg0;
-    const natsCpu = cpuOfCommand("nats-server") - nats0;
+    const spent = cpuSince(probe, cpu0);
     const after = await counters();
-    const per = (us: number) => Math.round(us / events);
+    const per = cpuPerRequest({ ...spent, total: spent.process! + spent.postgres! + spent.nats! }, events);
     return {
       configuration: c.name,
       rate,
       events,
       batch: (after.events - before.events) / Math.max(1, after.publishes - before.publishes),
-      cpuUsPerEvent: {
-        process: per(own),
-        postgres: per(postgres),
-        nats: per(natsCpu),
-        total: per(own + postgres + natsCpu),
-      },
+      cpuUsPerEvent: { process: per.process!, postgres: per.postgres!, nats: per.nats!, total: per.total! },
     };
   } finally {
     await relay.stop();

@@ -13,7 +13,7 @@ import { initOrm, migrate } from "./db/orm.ts";
 import { createSqlPool, type SqlPool } from "./db/sql.ts";
 import { isEventConsumer, listAllDeadLetters } from "./events/consumer.ts";
 import { connectNats, type Nats } from "./events/nats.ts";
-import { Outbox, outboxRelay } from "./events/outbox.ts";
+import { DEFAULT_GATHER_MS, Outbox, outboxRelay } from "./events/outbox.ts";
 import { newId } from "./ids.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMetrics, type Metrics, observePool } from "./metrics.ts";
@@ -69,7 +69,7 @@ export const baseServiceConfig = (ports: ServicePorts) => ({
   ),
   OUTBOX_GATHER_MS: env.int(
     "shortest interval between two publishes of the outbox relay's fast path: events committed meanwhile go as one batch (0: each commit's at once)",
-    2,
+    DEFAULT_GATHER_MS,
     0,
     1000,
   ),

@@ -58,6 +58,8 @@ import { type Nats, subjectFor, TENANT_HEADER, tenantHeaderValue } from "./nats.
 const IDENT = /^[a-z][a-z0-9_]{0,40}$/;
 /** Events a relay's fast path holds at most; what commits beyond waits in the outbox for a poll. */
 const MAX_HELD = 10_000;
+/** The fast path's default shortest interval between two publishes (OUTBOX_GATHER_MS). */
+export const DEFAULT_GATHER_MS = 2;
 
 export class Outbox {
   readonly schema: string;
@@ -229,7 +231,7 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
   const { outbox, nats, logger } = opts;
   const pollMs = opts.pollMs ?? 1000;
   const batchSize = opts.batchSize ?? 200;
-  const gatherMs = opts.gatherMs ?? 2;
+  const gatherMs = opts.gatherMs ?? DEFAULT_GATHER_MS;
   const fastPath = opts.fastPath ?? true;
   const claimAgeMs = fastPath ? (opts.claimAgeMs ?? 5_000) : 0;
   // Its commits do not wait for the WAL flush (see drainOnce), for every statement of its own.
@@ -348,23 +350,33 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
       logger.warn({ err: (err as Error).message, failures }, "outbox relay: publishing failed; retrying");
   }
 
+  /** Leaves committed rows to the poll: its wait ends at once. */
+  function wakePoll(): void {
+    notified = true;
+    wake?.();
+  }
+
   /** Hands committed events to the fast path or, without it (or while it is off), wakes the poll. */
   function committed(events: readonly OutboxMessage[]): void {
     // Off, or so far behind that memory should not grow further: the rows wait in the outbox.
     if (!fastPath || failures > 0 || !running || queue.length >= MAX_HELD) {
-      notified = true;
-      wake?.();
+      wakePoll();
       return;
     }
     for (const e of events) queue.push(e);
     flushing ??= launch();
   }
   /**
-   * Starts the fast path in the relay's own context (bound at start), not in the context of the
-   * call whose commit handed it events: its statements are no child spans of that call's trace,
-   * and that call's deadline does not bound them.
+   * Starts the fast path in the relay's own context (bound here, at the service's start), not in
+   * the context of the call whose commit handed it events: its statements are no child spans of
+   * that call's trace, and that call's deadline does not bound them. After the event loop's
+   * current phase, so that commits acknowledged together go as one batch.
    */
-  let launch: () => Promise<void> = () => Promise.resolve();
+  const launch = AsyncResource.bind(() =>
+    new Promise<void>((resolve) => setImmediate(resolve)).then(flush).finally(() => {
+      flushing = undefined;
+    }),
+  );
 
   /**
    * The fast path: publishes what is queued, a batch at a time and at most one per `gatherMs`, and
@@ -386,8 +398,7 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
       } catch (err) {
         queue.length = 0;
         failed(err);
-        notified = true;
-        wake?.();
+        wakePoll();
         return;
       }
       counted(batch.length);
@@ -489,12 +500,6 @@ export function outboxRelay(opts: RelayOptions): Worker & { drain(): Promise<num
     drain,
     async start() {
       running = true;
-      // After the event loop's current phase, so that commits acknowledged together go as one batch.
-      launch = AsyncResource.bind(() =>
-        new Promise<void>((resolve) => setImmediate(resolve)).then(flush).finally(() => {
-          flushing = undefined;
-        }),
-      );
       unsubscribe = outbox.onRecorded(committed);
       loop = run();
     },
