@@ -17,7 +17,9 @@
  * the pick job scenarios run over, seeded in SQL: 100000), BENCH_MIXED_START / _STEP / _MAX /
  * _STEP_SECONDS / _WARMUP (the mixed scenario's rates: 500, 250, 5000 req/s; 10 s, 3 s),
  * BENCH_MIXED_BASELINE (run the mixed scenario against the baseline too: true),
- * DATABASE_URL (else 127.0.0.1:5432, else embedded).
+ * BENCH_NODE_ARGS (space-separated options for every service's node, e.g. `--max-semi-space-size=32`;
+ * the services also inherit this process's environment, so a service setting such as
+ * CONSUMER_GATHER_MS set here reaches them all), DATABASE_URL (else 127.0.0.1:5432, else embedded).
  *
  * The fan-out scenario (fanout.ts) measures one write on the system only, with every event consumer
  * running and with only audit's (the other consuming services restarted with EVENT_CONSUMERS=off),

@@ -32,10 +32,13 @@ export async function startBenchSystem(
   const system = await bootSystem(infra, {
     // As deployed: every service its own process (the gateway runs in this one).
     childProcesses: ["catalog", "audit", "picking", "loadunits", "carriers", "returns", "notifications"],
-    // --profile: each service writes its CPU profile when it exits.
-    nodeArgs: profileDir
-      ? (name) => ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
-      : undefined,
+    // BENCH_NODE_ARGS (run.ts); --profile: each service writes its CPU profile when it exits.
+    nodeArgs: (name) => [
+      ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+      ...(profileDir
+        ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+        : []),
+    ],
     serviceEnv: { DB_POOL_MAX: String(opts.dbPoolMax), LOG_LEVEL: "silent", ...opts.serviceEnv },
     ...(opts.gatewayChildProcess
       ? {

@@ -11,6 +11,7 @@ import { buildAdminServer } from "./admin.ts";
 import { type ConfigOf, type ConfigSchema, env, loadConfig } from "./config.ts";
 import { initOrm, migrate } from "./db/orm.ts";
 import { createSqlPool, type SqlPool } from "./db/sql.ts";
+import { DEFAULT_CONSUMER_GATHER_MS } from "./events/consumer/options.ts";
 import { isEventConsumer, listAllDeadLetters } from "./events/consumer.ts";
 import { connectNats, type Nats } from "./events/nats.ts";
 import { DEFAULT_GATHER_MS, Outbox, outboxRelay } from "./events/outbox.ts";
@@ -62,6 +63,12 @@ export const baseServiceConfig = (ports: ServicePorts) => ({
     "run this process's durable event consumers (off: a replica that serves RPC only; the outbox relay and the other workers still run)",
     "on",
   ),
+  CONSUMER_GATHER_MS: env.int(
+    "how long an event consumer's batch waits for more events after its first: under load the events of those milliseconds are applied by one statement and acknowledged together (0: only those that arrived in one read)",
+    DEFAULT_CONSUMER_GATHER_MS,
+    0,
+    1000,
+  ),
   OUTBOX_POLL_MS: env.int(
     "outbox relay polling interval (the fallback: a committed write is published from memory by its own process)",
     1000,
@@ -106,6 +113,8 @@ export interface ServiceBase {
   metrics: Metrics;
   now: () => Date;
   newId: () => string;
+  /** How long an event consumer's batch waits for more (CONSUMER_GATHER_MS; consumer/options.ts). */
+  consumerGatherMs: number;
 }
 
 export interface ServiceModule<D, S extends ConfigSchema = ConfigSchema> {
@@ -258,6 +267,7 @@ export async function startService<D, S extends ConfigSchema>(
     metrics: createMetrics(mod.name),
     now: () => new Date(),
     newId,
+    consumerGatherMs: config.CONSUMER_GATHER_MS,
   };
   observePool(base.metrics, "main", db.pool);
   const deps = await mod.createDeps(base, config);

@@ -497,3 +497,48 @@ describe("the inbox's retention", () => {
     expect(await present(after)).toBe(true);
   });
 });
+
+describe("a batch gathers the events of its first gatherMs (CONSUMER_GATHER_MS)", () => {
+  /** A batch consumer of `type` whose statements record the events each applied. */
+  function batchConsumer(name: string, type: string, consumerGatherMs: number) {
+    const batches: string[][] = [];
+    const worker = eventConsumer(
+      { db, nats, logger: silent, schema: SCHEMA, consumerGatherMs },
+      {
+        name,
+        types: [type],
+        batch: {
+          statement: (events) => {
+            batches.push(events.map((e) => e.id));
+            return { text: "select 1", params: [] };
+          },
+        },
+      },
+    );
+    return { worker, batches };
+  }
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("events published 60 ms apart: one statement within a 1 s window; one each without (0)", async () => {
+    for (const gatherMs of [1_000, 0]) {
+      const type = `GATHER_${gatherMs}`;
+      const { worker, batches } = batchConsumer(`gather-${gatherMs}`, type, gatherMs);
+      await worker.start();
+      try {
+        const ids = [await publish(type)];
+        // Without a window, the first is applied before the next is sent (the durable's first pull
+        // may be under way yet: events sent before it would arrive together).
+        if (gatherMs === 0) await until(() => batches.length === 1);
+        for (let i = 0; i < 2; i++) {
+          await pause(60);
+          ids.push(await publish(type));
+        }
+        await until(() => batches.flat().length === 3);
+        expect(batches.flat().sort()).toEqual([...ids].sort());
+        expect(batches).toHaveLength(gatherMs > 0 ? 1 : 3);
+      } finally {
+        await worker.stop();
+      }
+    }
+  });
+});

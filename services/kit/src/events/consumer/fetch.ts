@@ -28,7 +28,7 @@ export function fetchLoop(
     running: () => boolean;
   },
 ): FetchLoop {
-  const { nats, logger, opts, concurrency, batchSize } = rt;
+  const { nats, logger, opts, concurrency, batchSize, gatherMs } = rt;
   const stream = nats.events.stream;
   const stops = new Set<() => void>();
   const inFlight = new Set<Promise<void>>();
@@ -47,8 +47,8 @@ export function fetchLoop(
     stops.add(stop);
     try {
       if (!o.running()) stop(); // stop() came while this was being set up
-      // Messages that arrive together are collected until the next turn of the event loop
-      // (they come off the socket in one read), then handled as one batch.
+      // A batch is the messages that arrive within `gatherMs` of its first (with 0: until the next
+      // turn of the event loop, those that came off the socket in one read), or `batchSize` of them.
       let pending: JsMsg[] = [];
       let scheduled = false;
       const flush = () => {
@@ -74,10 +74,12 @@ export function fetchLoop(
           flush();
         } else if (!scheduled) {
           scheduled = true;
-          setImmediate(async () => {
+          const due = async () => {
             while (inFlight.size >= concurrency) await Promise.race(inFlight);
             flush();
-          });
+          };
+          if (gatherMs > 0) setTimeout(due, gatherMs);
+          else setImmediate(due);
         }
       }
       flush();

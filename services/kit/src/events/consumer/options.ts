@@ -75,7 +75,19 @@ export interface ConsumerDeps {
   metrics?: Metrics;
   /** The consuming service's schema (inbox and dead_letter live there). */
   schema: string;
+  /**
+   * How long a batch waits for more messages after its first arrived (CONSUMER_GATHER_MS; default
+   * {@link DEFAULT_CONSUMER_GATHER_MS}); 0: only those that arrived together (the same socket read).
+   */
+  consumerGatherMs?: number;
 }
+
+/**
+ * A batch's wait for more messages, by default. Under load, the events of a few milliseconds are
+ * applied by one statement or transaction and acknowledged together; each batch costs the consumer,
+ * Postgres and NATS about as much as one event (test/bench/README.md, "Consumers gather").
+ */
+export const DEFAULT_CONSUMER_GATHER_MS = 3;
 
 /** A consumer's options resolved (defaults applied), with its counters. */
 export interface ConsumerRuntime {
@@ -88,6 +100,8 @@ export interface ConsumerRuntime {
   batchSize: number;
   /** Messages (with `batch`: batches) processed at once. */
   concurrency: number;
+  /** How long a batch waits for more messages after its first (ConsumerDeps.consumerGatherMs). */
+  gatherMs: number;
   /** Failed deliveries before an event is dead-lettered. */
   maxDeliver: number;
   /** Whether the consumer takes events of `type` ({@link ConsumerOptions.types}). */
@@ -129,6 +143,7 @@ export function consumerRuntime(deps: ConsumerDeps, opts: ConsumerOptions): Cons
     opts,
     batchSize,
     concurrency: opts.concurrency ?? 8,
+    gatherMs: deps.consumerGatherMs ?? DEFAULT_CONSUMER_GATHER_MS,
     maxDeliver: opts.maxDeliver ?? 10,
     wanted,
     count,
