@@ -9,7 +9,8 @@
  * (read off the subject) and `accepts` (with the tenant header) acknowledge what it does not want
  * before the envelope is decoded, with no database work.
  *
- * Two ways to apply events:
+ * Two ways to apply events ("arrive together": within CONSUMER_GATHER_MS of a batch's first,
+ * consumer/fetch.ts):
  * - `handle(tx, event)`: any logic; the messages that arrive together share one transaction in which
  *   ONE statement writes their inbox rows (consumer, event id), which make a redelivery a no-op;
  *   if that transaction fails, each event is tried in its own.
