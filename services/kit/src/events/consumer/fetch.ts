@@ -1,8 +1,8 @@
 /**
  * The fetch loop: pulls from the consumer's durables, gathers the messages that arrive together
  * (within `gatherMs` of a batch's first: CONSUMER_GATHER_MS) into batches and hands them to the
- * apply mode, at most `concurrency` at once; after a failure it
- * sets the durables up again and starts over.
+ * apply mode, at most `concurrency` at once; after a failure it sets the durables up again and
+ * starts over.
  */
 import type { JsMsg } from "@nats-io/jetstream";
 import type { ConsumerRuntime } from "./options.ts";
