@@ -98,6 +98,9 @@ const benchConfig = {
     "--relay: events per second the writer commits, one measurement each",
     "600,1200",
   ),
+  BENCH_NODE_ARGS: env.optionalString(
+    "options for every service's node, space-separated (e.g. --max-semi-space-size=32)",
+  ),
   BENCH_SCALE_SIZES: env.string("--scale: pick job counts the search is measured over", "10000,1000000"),
   ...infraConfig,
   ...otelConfig,
@@ -330,7 +333,11 @@ async function main(): Promise<void> {
   }
   const system = await startBenchSystem(
     { adminUrl: pg.url, natsUrl: nats.url },
-    { dbPoolMax: cfg.BENCH_DB_POOL, profileDir: PROFILE_DIR },
+    {
+      dbPoolMax: cfg.BENCH_DB_POOL,
+      profileDir: PROFILE_DIR,
+      nodeArgs: cfg.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [],
+    },
   );
   closers.push({ name: "system", close: system.close });
   const baseline = await startBaseline(pg.url, { dbPoolMax: cfg.BENCH_DB_POOL });

@@ -22,6 +22,8 @@ export async function startBenchSystem(
   opts: {
     dbPoolMax: number;
     profileDir?: string | undefined;
+    /** Options for every service's node (BENCH_NODE_ARGS). */
+    nodeArgs?: readonly string[];
     /** The gateway as a child process (`gatewayProcess` of the system), with this environment. */
     gatewayChildProcess?: { env: Record<string, string> };
     /** Environment for every service on top of the benchmark's. */
@@ -34,7 +36,7 @@ export async function startBenchSystem(
     childProcesses: ["catalog", "audit", "picking", "loadunits", "carriers", "returns", "notifications"],
     // BENCH_NODE_ARGS (run.ts); --profile: each service writes its CPU profile when it exits.
     nodeArgs: (name) => [
-      ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+      ...(opts.nodeArgs ?? []),
       ...(profileDir
         ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
         : []),
