@@ -27,7 +27,7 @@ export interface ScenarioSummary {
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
-/** One run in a log line: rate, p50, p99, and what failed. */
+/** The median of `xs` (NaN for none). */
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   if (s.length === 0) return Number.NaN;
@@ -76,7 +76,7 @@ const cpuList = (cpu: Record<string, number>) =>
     .join(", ");
 
 /** A text table: the `left` columns padded right, the others left; the header and its rule first. */
-function textTable(header: string[], rows: string[][], left: number[]): string[] {
+export function textTable(header: string[], rows: string[][], left: number[]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells

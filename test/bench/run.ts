@@ -38,6 +38,10 @@
  * `npm run bench -- --relay` (or BENCH_RELAY=1) measures only the outbox relay's CPU per event, its fast
  * path against the claiming relay it replaced, at BENCH_RELAY_RATES (relay-cost.ts).
  *
+ * `npm run bench -- --rpc-retention` (or BENCH_RPC_RETENTION=1) measures only what one RPC call
+ * leaves to the calling process's young-generation GC, Node's HTTP/2 client against the kit's
+ * (rpc-retention.ts; no database, no NATS); results/rpc-retention.json.
+ *
  * `npm run bench -- --profile` (or BENCH_PROFILE=1) also writes a CPU profile per process under
  * test/bench/results/profiles/<time>/: each service's whole run (`--cpu-prof`), and the gateway's
  * (this process) during the last system round of each scenario; then prints the top self-time
@@ -73,6 +77,7 @@ import {
   writeResults,
 } from "./report.ts";
 import type { Target, TargetName } from "./requests.ts";
+import { formatRetention, runRpcRetention } from "./rpc-retention.ts";
 import { type AnyScenario, type ComparisonScenario, isFanout, scenarios } from "./scenarios.ts";
 import { startBenchSystem } from "./system.ts";
 
@@ -98,6 +103,7 @@ const benchConfig = {
     "--relay: events per second the writer commits, one measurement each",
     "600,1200",
   ),
+  BENCH_RPC_CALLS: env.int("--rpc-retention: calls per client and round", 20_000, 100, 10_000_000),
   BENCH_NODE_ARGS: env.optionalString(
     "options for every service's node, space-separated (e.g. --max-semi-space-size=32)",
   ),
@@ -119,6 +125,8 @@ const SCALE = process.argv.includes("--scale") || process.env.BENCH_SCALE === "1
 const ABLATION = process.argv.includes("--ablation") || process.env.BENCH_ABLATION === "1";
 /** `--relay`: only the outbox relay's cost per event, fast path against claiming (relay-cost.ts). */
 const RELAY = process.argv.includes("--relay") || process.env.BENCH_RELAY === "1";
+/** `--rpc-retention`: only what an RPC call leaves to the young-generation GC (rpc-retention.ts). */
+const RPC_RETENTION = process.argv.includes("--rpc-retention") || process.env.BENCH_RPC_RETENTION === "1";
 const PROFILE_DIR = PROFILE
   ? path.join(import.meta.dirname, "results/profiles", new Date().toISOString().replace(/[:.]/g, "-"))
   : undefined;
@@ -282,6 +290,20 @@ async function main(): Promise<void> {
   if (!ABLATION) {
     const tracing = startTracing({ serviceName: "fop-bench", env: cfg });
     closers.push({ name: "tracing", close: tracing.shutdown });
+  }
+
+  if (RPC_RETENTION) {
+    const rows = await runRpcRetention(
+      { calls: cfg.BENCH_RPC_CALLS, concurrency: cfg.BENCH_CONNECTIONS, rounds: cfg.BENCH_ROUNDS },
+      log,
+    );
+    console.log(formatRetention(rows));
+    mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+    writeFileSync(
+      path.join(import.meta.dirname, "results/rpc-retention.json"),
+      JSON.stringify(rows, null, 2),
+    );
+    return;
   }
 
   const pg = await findOrStartPostgres({
