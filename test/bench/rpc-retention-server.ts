@@ -1,7 +1,8 @@
 /**
  * The RPC server of `npm run bench -- --rpc-retention` (rpc-retention.ts), forked by it: a kit RPC
  * server (buildRpcServer: the services' interceptors, token check and fast path) whose GetCategory
- * answers one fixed category, the size of a real one. Sends its port to the parent when it listens.
+ * answers one fixed category, the size of a real one. Sends its port to the parent when it listens,
+ * and exits when the parent goes away (its IPC channel closes), however the parent ended.
  */
 import { createLogger } from "@fop/kit/logger";
 import { createMetrics } from "@fop/kit/metrics";
@@ -36,5 +37,6 @@ const server = await buildRpcServer(
       },
     }),
 );
+process.once("disconnect", () => process.exit(0));
 await server.listen({ host: "127.0.0.1", port: 0 });
 process.send?.(rpcPort(server));
