@@ -12,7 +12,6 @@
  * the NATS server; and the mean publish batch (events per publish, from the relay's counters),
  * which is what JetStream and every consumer downstream handle per message batch.
  */
-import type { RequestContext } from "@fop/kit/context";
 import { createSqlPool } from "@fop/kit/db/sql";
 import { kitEventMigrations } from "@fop/kit/events/migrations";
 import { connectNats } from "@fop/kit/events/nats";
@@ -23,13 +22,7 @@ import type { ServiceModule } from "@fop/kit/service";
 import { createTestDatabase } from "@fop/kit/testing/db";
 import { parsePrometheusText } from "../support/prometheus.ts";
 import { type CpuProbe, cpuPerRequest, cpuSince, cpuSnapshot } from "./cpu.ts";
-
-const CONTEXT: RequestContext = {
-  tenant: "bench",
-  principal: { userId: "u1", username: "bench", roles: [], permissions: [] },
-  client: { api: "REST", rawInfo: "bench" },
-  traceId: "",
-};
+import { BENCH_CONTEXT } from "./requests.ts";
 
 export interface RelayConfiguration {
   name: string;
@@ -88,7 +81,7 @@ async function measureOne(
     ...(c.gatherMs === undefined ? {} : { gatherMs: c.gatherMs }),
   });
   const write = (n: number) =>
-    outbox.write(db, CONTEXT, { text: "select 1", params: [], prepare: true }, [
+    outbox.write(db, BENCH_CONTEXT, { text: "select 1", params: [], prepare: true }, [
       {
         type: "CATEGORY_CREATED",
         entityType: "CATEGORY",

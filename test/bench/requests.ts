@@ -4,6 +4,16 @@
  * load-generator worker loads it): the seeds import it, never scenarios.ts, which imports them.
  */
 
+import type { RequestContext } from "@fop/kit/context";
+
+/** The request context of the bench's in-process callers (relay-cost.ts' writer, rpc-retention.ts' clients). */
+export const BENCH_CONTEXT: RequestContext = {
+  tenant: "bench",
+  principal: { userId: "u1", username: "bench", roles: [], permissions: [] },
+  client: { api: "REST", rawInfo: "bench" },
+  traceId: "",
+};
+
 export type TargetName = "baseline" | "system";
 
 /** A server to load, with the headers every request to it carries (e.g. the token). */

@@ -27,12 +27,12 @@ import http2 from "node:http2";
 import { GCProfiler, type GCProfilerResult } from "node:v8";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
-import type { RequestContext } from "@fop/kit/context";
 import { bearerInterceptor, componentCredentials, rpcKeys } from "@fop/kit/rpc/auth";
 import { callOptions, createRpcClient } from "@fop/kit/rpc/client";
 import { createH2Transport } from "@fop/kit/rpc/connect-h2-transport";
 import { CatalogService, GetCategoryRequestSchema } from "@fop/proto/fop/catalog/v1/catalog_pb.js";
 import { median, textTable } from "./report.ts";
+import { BENCH_CONTEXT } from "./requests.ts";
 
 /** The key the server checks tokens with (bench only). */
 export const RETENTION_AUTH_KEY = "bench-only-rpc-retention-key-0123456789abcdef";
@@ -93,13 +93,6 @@ export function summariseScavenges(
   };
 }
 
-const CONTEXT: RequestContext = {
-  tenant: "bench",
-  principal: { userId: "u1", username: "bench", roles: [], permissions: [] },
-  client: { api: "REST", rawInfo: "bench" },
-  traceId: "",
-};
-
 type Call = () => Promise<unknown>;
 
 /** The three clients' calls against `baseUrl` (and a close for each). */
@@ -108,7 +101,7 @@ async function clients(
 ): Promise<{ calls: Record<RetentionClient, Call>; close: () => void }> {
   const credentials = componentCredentials(rpcKeys({ RPC_AUTH_KEY: RETENTION_AUTH_KEY }), "bench");
   const token = await credentials();
-  const options = callOptions(CONTEXT);
+  const options = callOptions(BENCH_CONTEXT);
   const request = { id: "00000000-0000-4000-8000-000000000001" };
 
   const session = http2.connect(baseUrl);

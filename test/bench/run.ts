@@ -298,11 +298,7 @@ async function main(): Promise<void> {
       log,
     );
     console.log(formatRetention(rows));
-    mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-    writeFileSync(
-      path.join(import.meta.dirname, "results/rpc-retention.json"),
-      JSON.stringify(rows, null, 2),
-    );
+    writeResults(path.join(import.meta.dirname, "results/rpc-retention.json"), rows);
     return;
   }
 
@@ -327,8 +323,7 @@ async function main(): Promise<void> {
       },
       log,
     );
-    mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
-    writeFileSync(path.join(import.meta.dirname, "results/relay.json"), JSON.stringify(rows, null, 2));
+    writeResults(path.join(import.meta.dirname, "results/relay.json"), rows);
     return;
   }
   if (ABLATION) {
