@@ -26,6 +26,7 @@ import {
 import { loadConfig } from "@fop/kit/config";
 import { freePort } from "@fop/kit/dev/infra";
 import { createLogger } from "@fop/kit/logger";
+import { PROCESS_NODE_ARGS } from "@fop/kit/process-args";
 import { loadServiceConfig, type RunningService, type ServiceModule, startService } from "@fop/kit/service";
 import { createTestDatabase, type TestDatabase } from "@fop/kit/testing/db";
 import { TEST_RPC_AUTH_KEY } from "@fop/kit/testing/rpc";
@@ -199,7 +200,7 @@ export interface SystemOptions {
    * Deployment's pods share a Secret. `childProcesses` is then moot.
    */
   serviceReplicas?: number;
-  /** Run the gateway as a child process too (`node --import @fop/kit/otel-register gateway/src/main.ts`). */
+  /** Run the gateway as a child process too, as deployed (spawnMain). */
   gatewayChildProcess?: boolean;
   /**
    * Run the gateway as this many child processes (as gatewayChildProcess) behind an endpoints proxy
@@ -728,8 +729,8 @@ async function readyOnFreePorts(spawn: () => Promise<SpawnedMain>, retry = true)
 const REPLICAS_READY_TIMEOUT_MS = 120_000;
 
 /**
- * Starts `main` (relative to the repository) as a service is deployed (`node --import
- * @fop/kit/otel-register`) with `env` on top of this process's environment; `ready` settles once
+ * Starts `main` (relative to the repository) as a service is deployed (`node <PROCESS_NODE_ARGS>
+ * <main>`) with `env` on top of this process's environment; `ready` settles once
  * `readyUrl` answers 2xx and the process listens on `ports` (and fails if the process exits first);
  * `exited` once the process has exited. `close` sends SIGTERM (graceful shutdown, which flushes its
  * spans) and waits for the exit.
@@ -761,13 +762,8 @@ function spawnMain(
 } {
   const child = spawn(
     process.execPath,
-    [
-      "--conditions=source",
-      ...(opts.nodeArgs ?? []),
-      "--import",
-      "@fop/kit/otel-register",
-      path.join(REPO_ROOT, main),
-    ],
+    // The caller's options after the platform's, so that they win where both set one (a V8 flag).
+    [...PROCESS_NODE_ARGS, ...(opts.nodeArgs ?? []), path.join(REPO_ROOT, main)],
     {
       env: { ...process.env, ...env, LOG_LEVEL: opts.logLevel ?? process.env.TEST_LOG_LEVEL ?? "warn" },
       stdio: ["ignore", opts.stdout ?? "inherit", "inherit"],

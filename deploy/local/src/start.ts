@@ -46,6 +46,7 @@ import {
   portFree,
   startNatsCluster,
 } from "@fop/kit/dev/infra";
+import { PROCESS_NODE_ARGS } from "@fop/kit/process-args";
 import { startMailCapture } from "@fop/notifications/dev/mail-capture";
 import { setupDatabase } from "./db-setup.ts";
 import { GATEWAY_MAIN, REPO_ROOT, SERVICES } from "./services.ts";
@@ -87,7 +88,7 @@ let stopping = false;
 
 /** Starts one process; `service` is its OTEL_SERVICE_NAME (every replica's the same, as in Kubernetes). */
 function run(name: string, main: string, env: Record<string, string>, service = name): ChildProcess {
-  const proc = spawn(process.execPath, ["--conditions=source", "--import", "@fop/kit/otel-register", main], {
+  const proc = spawn(process.execPath, [...PROCESS_NODE_ARGS, main], {
     cwd: REPO_ROOT,
     env: { ...process.env, OTEL_SERVICE_NAME: service, ...env },
     stdio: ["ignore", "pipe", "pipe"],
