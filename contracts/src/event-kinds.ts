@@ -617,6 +617,11 @@ export const eventTypesReaching = (kind: string): string[] => [
   ...(Object.hasOwn(PLATFORM_KIND_ALIASES, kind) ? (PLATFORM_KIND_ALIASES[kind] ?? []) : []),
 ];
 
+const entityOfKind = new Map(EVENT_KINDS.map((e) => [e.kind, e.entityType]));
+
+/** The entity type events of `kind` carry ("" for an external kind, or a kind not in EVENT_KINDS). */
+export const entityTypeOfKind = (kind: string): string => entityOfKind.get(kind) ?? "";
+
 /** Every kind a webhook subscription may name (EVENT_KINDS' kinds and the platform aliases, sorted). */
 export const SUBSCRIBABLE_EVENTS: readonly string[] = [
   ...EVENT_KINDS.map((e) => e.kind),

@@ -111,16 +111,18 @@ export async function runFanout(
         )
       ).rows[0]!.n,
     );
-  /** Each consumer's events in JetStream not yet acknowledged (pending + delivered unacknowledged). */
-  const backlog = async (names: string[]) =>
-    Object.fromEntries(
-      await Promise.all(
-        names.map(async (c) => {
-          const info = await jsm.consumers.info(system.events.stream, c);
-          return [c, info.num_pending + info.num_ack_pending] as const;
-        }),
-      ),
-    );
+  /**
+   * Each consumer's events in JetStream not yet acknowledged (pending + delivered unacknowledged),
+   * over its durables: its own, or its lanes' `<name>-<key>` (notifications' dispatch).
+   */
+  const backlog = async (names: string[]) => {
+    const left: Record<string, number> = Object.fromEntries(names.map((c) => [c, 0]));
+    for await (const info of jsm.consumers.list(system.events.stream)) {
+      const c = names.find((n) => info.name === n || info.name.startsWith(`${n}-`));
+      if (c) left[c]! += info.num_pending + info.num_ack_pending;
+    }
+    return left;
+  };
   /** Until nothing is left in an outbox and every running consumer has caught up, twice in a row. */
   const drained = async (when: string) => {
     const running = Object.entries(consumers).flatMap(([s, cs]) => (off.has(s as ServiceName) ? [] : cs));

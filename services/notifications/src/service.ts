@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { catalogFacilities, facilitiesConfig } from "@fop/contracts/clients/facilities";
 import { SERVICE_PORTS } from "@fop/contracts/service-ports";
 import { env } from "@fop/kit/config";
-import { eventConsumer } from "@fop/kit/events/consumer";
+import { eventConsumer, type LanedConsumer } from "@fop/kit/events/consumer";
 import { parseSealKey, sealer } from "@fop/kit/seal";
 import type { ServiceModule } from "@fop/kit/service";
 import { migrations, SCHEMA } from "./db/orm.ts";
@@ -21,7 +21,7 @@ import { addressGuard, checkCallbackUrl, type TargetPolicy } from "./domain/ssrf
 import { notificationRoutes } from "./rpc/routes.ts";
 import type { NotificationsDeps } from "./usecases/deps.ts";
 import { dispatchEvent } from "./usecases/dispatch.ts";
-import { interestIndex, interestSubject, loadInterest } from "./usecases/interest-index.ts";
+import { dispatchLanes, interestIndex, interestSubject, loadInterest } from "./usecases/interest-index.ts";
 
 /** Loopback ranges webhooks may reach in development (NODE_ENV=development). */
 const DEVELOPMENT_CIDRS = "127.0.0.0/8,::1/128";
@@ -77,7 +77,7 @@ const config = {
 };
 
 export const notificationsService: ServiceModule<
-  NotificationsDeps & { worker: DeliveryWorker },
+  NotificationsDeps & { worker: DeliveryWorker; dispatch: LanedConsumer },
   typeof config
 > = {
   name: "notifications",
@@ -129,14 +129,23 @@ export const notificationsService: ServiceModule<
       pollMs: cfg.DELIVERY_POLL_MS,
       leaseMs: cfg.WEBHOOK_TIMEOUT_MS * 2 + 5_000,
     });
+    let lanesRead = "";
     const interest = interestIndex({
       load: () => loadInterest(base.db),
       bus: { nc: base.nats.nc, subject: interestSubject(base.nats.events.subjectPrefix) },
       refreshMs: cfg.INTEREST_REFRESH_MS,
       logger: base.logger,
       metrics: base.metrics,
+      // Wants changed (a write here, another replica's broadcast, the periodic reload): the
+      // dispatch consumer reconciles its lanes and reads the durables another replica made.
+      onLoad: (loaded) => {
+        const lanes = JSON.stringify(dispatchLanes(loaded.anyTenant));
+        if (lanes === lanesRead) return;
+        lanesRead = lanes;
+        deps.dispatch.refresh();
+      },
     });
-    return {
+    const deps: NotificationsDeps & { worker: DeliveryWorker; dispatch: LanedConsumer } = {
       db: base.db,
       outbox: base.outbox,
       cursors: base.cursors,
@@ -160,19 +169,19 @@ export const notificationsService: ServiceModule<
       now: base.now,
       newId: base.newId,
       worker,
+      dispatch: eventConsumer(base, {
+        name: "notifications-dispatch",
+        // JetStream delivers only the entity types (and external event types) some tenant wants
+        // (its lanes); an event its own tenant's subscriptions and channels do not take is
+        // acknowledged from its subject and tenant header: not decoded, no transaction, no inbox row.
+        lanes: { wanted: async (tx) => dispatchLanes((await loadInterest(tx)).anyTenant) },
+        accepts: interest.accepts,
+        handle: (tx, event) => dispatchEvent(deps, tx, event),
+        concurrency: 8,
+      }),
     };
+    return deps;
   },
   routes: notificationRoutes,
-  workers: (deps, base) => [
-    deps.interest,
-    eventConsumer(base, {
-      name: "notifications-dispatch",
-      // An event its tenant's subscriptions and channels do not take is acknowledged from its
-      // subject and tenant header: not decoded, no transaction, no inbox row.
-      accepts: deps.interest.accepts,
-      handle: (tx, event) => dispatchEvent(deps, tx, event),
-      concurrency: 8,
-    }),
-    deps.worker,
-  ],
+  workers: (deps) => [deps.interest, deps.dispatch, deps.worker],
 };

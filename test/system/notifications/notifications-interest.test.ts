@@ -5,6 +5,8 @@
  * channel takes effect for the very next write (the index is invalidated when the write commits); a
  * deleted subscription gets nothing more; and a second notifications replica learns of a subscription
  * made through the first from its broadcast (the periodic refresh is an hour away in this system).
+ * JetStream delivers dispatch only the entity types some tenant wants (its lanes, one durable each):
+ * a lane appears with the first subscription to its kinds and goes with the last.
  */
 import { randomBytes } from "node:crypto";
 import { startTestService } from "@fop/kit/testing/service";
@@ -60,14 +62,20 @@ const eventIds = (tenantId: string, entityRef: string, n: number) =>
     return rows.length >= n ? rows.map((r) => r.event_id) : undefined;
   });
 
-/** Waits until the dispatch consumer has acknowledged everything in the stream. */
-async function dispatchIdle() {
+/** The dispatch consumer's lanes (kit consumer/lanes.ts): its durables `<name>-<key>`, by key. */
+async function lanes() {
   const jsm = sys.services.notifications.base!.nats.jsm;
+  const found = new Map<string, { num_pending: number; num_ack_pending: number }>();
+  for await (const c of jsm.consumers.list(sys.events.stream)) {
+    if (c.name.startsWith(`${DISPATCH}-`)) found.set(c.name.slice(DISPATCH.length + 1), c);
+  }
+  return found;
+}
+
+/** Waits until the dispatch consumer has acknowledged everything its lanes were delivered. */
+async function dispatchIdle() {
   await eventually(
-    async () => {
-      const info = await jsm.consumers.info(sys.events.stream, DISPATCH);
-      return info.num_pending === 0 && info.num_ack_pending === 0;
-    },
+    async () => [...(await lanes()).values()].every((c) => c.num_pending === 0 && c.num_ack_pending === 0),
     15_000,
     25,
   );
@@ -127,6 +135,9 @@ describe("does anyone want this event?", () => {
     expect(await deliveries(jobEvent)).toBe(1);
     expect(await inboxed(categoryEvent!)).toBe(0);
     expect(await deliveries(categoryEvent!)).toBe(0);
+    // Not even delivered: JetStream gives dispatch only the entity types someone wants.
+    expect([...(await lanes()).keys()]).toContain("PICK_JOB");
+    expect([...(await lanes()).keys()]).not.toContain("CATEGORY");
   });
 
   it("a subscription made now gets the webhook of the write right after it", async () => {
@@ -167,8 +178,11 @@ describe("does anyone want this event?", () => {
     expect((await api("DELETE", `/api/categories/${first}`)).status).toBe(200);
     await eventually(async () => hooks.on("/fickle").length > 0);
 
+    expect([...(await lanes()).keys()]).toContain("CATEGORY");
     expect((await api("DELETE", `/api/subscriptions/${sub.id}`)).status).toBe(200);
     await indexFresh();
+    // Nobody wants a category event any more: the lane goes, JetStream stops delivering them.
+    await eventually(async () => !(await lanes()).has("CATEGORY"));
     expect((await api("DELETE", `/api/categories/${second}`)).status).toBe(200);
     const events = await eventIds("fickle", second, 2); // created, deleted
     await dispatchIdle();

@@ -5,9 +5,10 @@
  * from the headers: each message has its own consume span.
  *
  * What a consumer is delivered costs it before it decides anything, so it narrows that first:
- * `entityType` makes JetStream deliver only that entity's subjects (`<prefix>.<ENTITY>.>`), `types`
- * (read off the subject) and `accepts` (with the tenant header) acknowledge what it does not want
- * before the envelope is decoded, with no database work.
+ * `entityType` makes JetStream deliver only that entity's subjects (`<prefix>.<ENTITY>.>`); `lanes`
+ * instead, filters that follow what the service wants while it runs (one durable per entity or
+ * event type, consumer/lanes.ts); `types` (read off the subject) and `accepts` (with the tenant
+ * header) acknowledge what it does not want before the envelope is decoded, with no database work.
  *
  * Two ways to apply events ("arrive together": within CONSUMER_GATHER_MS of a batch's first,
  * consumer/fetch.ts):
@@ -35,11 +36,11 @@
  * creates no durable and reads nothing from the stream, but can still replay their dead letters.
  *
  * This module wires the parts (consumer/): options.ts (the options, resolved; the counters),
- * durable.ts (the durables and their migration), fetch.ts (the fetch loop), delivery.ts (message
+ * durable.ts (the durables and their migration), lanes.ts (a consumer's lanes), fetch.ts (the fetch loop), delivery.ts (message
  * to event, failures and dead-lettering), handle.ts and batch.ts (the two ways to apply), acks.ts
  * (acknowledgements sent together, redelivery backoff), dead-letters.ts (listing and replaying).
  */
-import { query } from "../db/sql.ts";
+import { type Db, query } from "../db/sql.ts";
 import type { Worker } from "../worker.ts";
 import { ackBatcher } from "./consumer/acks.ts";
 import { batchMode } from "./consumer/batch.ts";
@@ -48,6 +49,7 @@ import { deliveries } from "./consumer/delivery.ts";
 import { durables } from "./consumer/durable.ts";
 import { fetchLoop } from "./consumer/fetch.ts";
 import { handleMode } from "./consumer/handle.ts";
+import { type Lane, type LaneOptions, lanes } from "./consumer/lanes.ts";
 import { type ConsumerDeps, type ConsumerOptions, consumerRuntime } from "./consumer/options.ts";
 
 export { nakDelay } from "./consumer/acks.ts";
@@ -57,6 +59,7 @@ export {
   REPLAY_LIMIT,
   type ReplayReport,
 } from "./consumer/dead-letters.ts";
+export { type Lane, type LaneOptions, laneKey, laneSubject } from "./consumer/lanes.ts";
 export type { BatchHandler, ConsumerDeps, ConsumerOptions } from "./consumer/options.ts";
 
 /** A durable consumer: a worker that can also replay its dead letters. */
@@ -68,11 +71,32 @@ export interface EventConsumer extends Worker {
   replayDeadLetters(ids?: readonly string[]): Promise<ReplayReport>;
 }
 
+/** A consumer with lanes (consumer/lanes.ts): its filters follow what its service wants. */
+export interface LanedConsumer extends EventConsumer {
+  /**
+   * In the transaction of a write that makes `lanes` wanted, before it commits: takes the lanes'
+   * lock (shared) and makes each lane's durable, so that every event committed after the write
+   * reaches this consumer.
+   */
+  cover(tx: Db, lanes: readonly Lane[]): Promise<void>;
+  /**
+   * The service's wants changed (here or on another replica): reconciles the lanes (creates,
+   * deletes, migrates their durables) and reads the durables that exist then. In the background.
+   */
+  refresh(): void;
+}
+
 export const isEventConsumer = (w: Worker): w is EventConsumer =>
   typeof (w as Partial<EventConsumer>).replayDeadLetters === "function";
 
-export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventConsumer {
+export function eventConsumer(
+  deps: ConsumerDeps,
+  opts: ConsumerOptions & { lanes: LaneOptions },
+): LanedConsumer;
+export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventConsumer;
+export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventConsumer | LanedConsumer {
   const rt = consumerRuntime(deps, opts);
+  const laned = opts.lanes && lanes(rt, opts.lanes);
   const { db, nats, logger, schema } = rt;
   let running = false;
   const inboxRetentionMs = nats.events.inboxRetentionMs ?? 14 * 24 * 3600_000;
@@ -81,7 +105,7 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
   const delivered = deliveries(rt, acks);
   const mode = opts.batch ? batchMode(rt, delivered) : handleMode(rt, delivered);
   const fetching = fetchLoop(rt, {
-    ensureDurables: durables(rt).ensure,
+    ensureDurables: laned ? laned.reconcile : durables(rt).ensure,
     process: mode.process,
     running: () => running,
   });
@@ -112,7 +136,12 @@ export function eventConsumer(deps: ConsumerDeps, opts: ConsumerOptions): EventC
   };
 
   let loop: Promise<void> | undefined;
+  const lanesOf = laned && {
+    cover: laned.cover,
+    refresh: () => fetching.refresh(),
+  };
   return {
+    ...lanesOf,
     name: opts.name,
     replayDeadLetters: deadLetterReplay(rt, mode, delivered),
     async start() {

@@ -8,11 +8,18 @@ import { AckPolicy, DeliverPolicy } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db/sql.ts";
-import { query, type SqlPool } from "../db/sql.ts";
+import { createSqlPool, query, type SqlPool } from "../db/sql.ts";
+import { inTransaction } from "../db/tx.ts";
 import { invalid } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { EVENT_TEST_CONTEXT, useEventsTestBed } from "../testing/events.ts";
-import { type EventConsumer, eventConsumer } from "./consumer.ts";
+import {
+  type ConsumerOptions,
+  type EventConsumer,
+  eventConsumer,
+  type Lane,
+  type LanedConsumer,
+} from "./consumer.ts";
 import { buildEnvelope, encodeEnvelope } from "./envelope.ts";
 import {
   entityFilter,
@@ -88,39 +95,39 @@ const txOf = (tx: Db) => {
   return txIds.get(tx)!;
 };
 
-function recorder(
-  name: string,
-  opts: {
-    entityType?: string;
-    accepts?: (tenant: string, type: string) => boolean;
-    types?: (type: string) => boolean;
-    poison?: Set<string>;
-  } = {},
-): EventConsumer {
-  return eventConsumer(
-    { db, nats, logger: silent, schema: SCHEMA },
-    {
-      name,
-      entityType: opts.entityType,
-      types: opts.types,
-      accepts: opts.accepts,
-      maxDeliver: 2,
-      handle: async (tx, e) => {
-        if (opts.poison?.has(e.id)) throw invalid("POISON", `${e.id} cannot be applied`);
-        await query(tx, {
-          text: `insert into ${SCHEMA}.applied (consumer, event_id, tx) values ($1, $2, $3)`,
-          params: [name, e.id, txOf(tx)],
-        });
-      },
+type RecorderOptions = {
+  entityType?: string;
+  accepts?: (tenant: string, type: string) => boolean;
+  types?: (type: string) => boolean;
+  poison?: Set<string>;
+};
+
+/** A consumer that records each event it applies in `applied`. */
+function recorderOptions(name: string, opts: RecorderOptions = {}): ConsumerOptions {
+  return {
+    name,
+    entityType: opts.entityType,
+    types: opts.types,
+    accepts: opts.accepts,
+    maxDeliver: 2,
+    handle: async (tx, e) => {
+      if (opts.poison?.has(e.id)) throw invalid("POISON", `${e.id} cannot be applied`);
+      await query(tx, {
+        text: `insert into ${SCHEMA}.applied (consumer, event_id, tx) values ($1, $2, $3)`,
+        params: [name, e.id, txOf(tx)],
+      });
     },
-  );
+  };
 }
+
+const recorder = (name: string, opts: RecorderOptions = {}): EventConsumer =>
+  eventConsumer({ db, nats, logger: silent, schema: SCHEMA }, recorderOptions(name, opts));
 
 const running: EventConsumer[] = [];
 afterAll(async () => {
   for (const c of running) await c.stop();
 });
-async function start(c: EventConsumer) {
+async function start<C extends EventConsumer>(c: C): Promise<C> {
   running.push(c);
   await c.start();
   return c;
@@ -301,6 +308,198 @@ describe("migrating a pre-hierarchy durable (filter <prefix>.>) while events kee
     expect(info.config.filter_subject).toBe(`${PREFIX}.PICK_JOB.>`);
     const legacy = await nats.jsm.consumers.info(STREAM, `${NAME}-legacy`);
     expect(legacy.config.filter_subject).toBe(legacyFilter(PREFIX));
+    expect(await deadLetters(NAME)).toEqual([]);
+  });
+});
+
+describe("lanes: a consumer whose filters follow what its service wants", () => {
+  /** What each consumer wants, as a service's subscriptions would say it. */
+  const WANTS = `${SCHEMA}.wants`;
+  beforeAll(async () => {
+    await query(db, { text: `create table ${WANTS} (consumer text, entity text, type text)`, params: [] });
+  });
+  const want = (tx: Db, consumer: string, lane: Lane) =>
+    query(tx, {
+      text: `insert into ${WANTS} (consumer, entity, type) values ($1, $2, $3)`,
+      params: [consumer, "entityType" in lane ? lane.entityType : null, "type" in lane ? lane.type : null],
+    });
+  const wanted = (consumer: string) => async (tx: Db) =>
+    (
+      await query<{ entity: string | null; type: string | null }>(tx, {
+        text: `select entity, type from ${WANTS} where consumer = $1`,
+        params: [consumer],
+      })
+    ).map((r): Lane => (r.entity ? { entityType: r.entity } : { type: r.type! }));
+  const laned = (name: string, opts: RecorderOptions = {}): LanedConsumer =>
+    eventConsumer(
+      { db, nats, logger: silent, schema: SCHEMA },
+      { ...recorderOptions(name, opts), lanes: { wanted: wanted(name) } },
+    );
+  /** The durables of `name`'s lanes (and its own, if any), sorted. */
+  const durablesOf = async (name: string) => {
+    const names: string[] = [];
+    for await (const c of nats.jsm.consumers.list(STREAM)) {
+      if (c.name === name || c.name.startsWith(`${name}-`)) names.push(c.name);
+    }
+    return names.sort();
+  };
+  const settled = (name: string) =>
+    until(async () => {
+      for await (const c of nats.jsm.consumers.list(STREAM)) {
+        if (c.name.startsWith(`${name}-`) && c.num_pending + c.num_ack_pending > 0) return false;
+      }
+      return true;
+    });
+
+  it("is delivered only its lanes' events; a lane a write covers gets every event committed after it; a lane no longer wanted is deleted", async () => {
+    const NAME = "laned";
+    await want(db, NAME, { entityType: "PICK_JOB" });
+    const c = await start(laned(NAME));
+    await until(async () => (await durablesOf(NAME)).length > 0);
+    expect(await durablesOf(NAME)).toEqual([`${NAME}-PICK_JOB`]);
+    const picks = Array.from({ length: 5 }, () => event("PICK_JOB_LANE_CREATED"));
+    const categories = Array.from({ length: 5 }, () => event("CATEGORY_LANE_CREATED"));
+    await nats.publishAll([...categories, ...picks].map((e) => e.message));
+    await until(async () => (await appliedBy(NAME)).size >= 5);
+    await settled(NAME);
+    expect([...(await appliedBy(NAME)).keys()].sort()).toEqual(picks.map((e) => e.id).sort());
+
+    // A write makes one event type of another entity wanted; its events come right after it commits,
+    // before this consumer has heard of the change: they wait in the lane's durable.
+    await inTransaction(db, async (tx) => {
+      await c.cover(tx, [{ type: "CATEGORY_LANE_UPDATED" }]);
+      await want(tx, NAME, { type: "CATEGORY_LANE_UPDATED" });
+    });
+    const updated = Array.from({ length: 5 }, () => event("CATEGORY_LANE_UPDATED"));
+    const other = event("CATEGORY_LANE_DELETED");
+    await nats.publishAll([...updated, other].map((e) => e.message));
+    expect(await durablesOf(NAME)).toEqual([`${NAME}-CATEGORY_LANE_UPDATED`, `${NAME}-PICK_JOB`]);
+    c.refresh();
+    await until(async () => (await appliedBy(NAME)).size >= 10);
+    await settled(NAME);
+    const applied = await appliedBy(NAME);
+    expect([...applied.keys()].sort()).toEqual([...picks, ...updated].map((e) => e.id).sort());
+    expect([...applied.values()].every((n) => n === 1)).toBe(true);
+
+    // Nobody wants PICK_JOB any more: its durable goes, and its events are not delivered.
+    await query(db, {
+      text: `delete from ${WANTS} where consumer = $1 and entity = 'PICK_JOB'`,
+      params: [NAME],
+    });
+    c.refresh();
+    await until(async () => !(await durablesOf(NAME)).includes(`${NAME}-PICK_JOB`));
+    const late = event("PICK_JOB_LANE_CREATED");
+    const stillWanted = event("CATEGORY_LANE_UPDATED");
+    await nats.publishAll([late, stillWanted].map((e) => e.message));
+    await until(async () => (await appliedBy(NAME)).has(stillWanted.id));
+    await settled(NAME);
+    expect((await appliedBy(NAME)).has(late.id)).toBe(false);
+    expect(await durablesOf(NAME)).toEqual([`${NAME}-CATEGORY_LANE_UPDATED`]);
+  });
+
+  it("a reconcile waits for a write that covers a lane until it commits, and keeps the lane's durable", async () => {
+    const NAME = "racing";
+    const c = await start(laned(NAME));
+    expect(await durablesOf(NAME)).toEqual([]);
+    const watcher = createSqlPool(bed.databaseUrl, { max: 1 });
+    try {
+      const waitingForLock = async () =>
+        (
+          await query<{ n: number }>(watcher, {
+            text: "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted",
+            params: [],
+          })
+        )[0]!.n > 0;
+      await inTransaction(db, async (tx) => {
+        await c.cover(tx, [{ entityType: "PICK_JOB" }]);
+        // The reconcile starts now, while the write that relies on the lane has not committed: it
+        // must not read what is wanted (and delete the durable) before the write commits.
+        c.refresh();
+        await until(waitingForLock, 10_000);
+        await want(tx, NAME, { entityType: "PICK_JOB" });
+      });
+    } finally {
+      await watcher.end();
+    }
+    const after = event("PICK_JOB_RACE_CREATED");
+    await nats.publishAll([after.message]);
+    await until(async () => (await appliedBy(NAME)).has(after.id));
+    expect(await durablesOf(NAME)).toEqual([`${NAME}-PICK_JOB`]);
+  });
+
+  it("migrates the one durable of before (filter <prefix>.>) while events keep coming: none lost, none applied twice", async () => {
+    const NAME = "migrating-lanes";
+    await want(db, NAME, { entityType: "PICK_JOB" });
+    await nats.jsm.consumers.add(STREAM, {
+      durable_name: NAME,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.New,
+      filter_subject: entityFilter(PREFIX),
+      ack_wait: nanos(30_000),
+      max_deliver: -1,
+    });
+    const isPick = (subject: string) => subject.includes("PICK_JOB_MIG2_");
+    const before = Array.from({ length: 40 }, (_, i) =>
+      event(i % 4 === 0 ? "CATEGORY_MIG2_CREATED" : "PICK_JOB_MIG2_CREATED", { legacy: i % 2 === 0 }),
+    );
+    await nats.publishAll(before.map((e) => e.message));
+    // The old consumer applied and acknowledged the first 10 of its stream and holds 5 more.
+    const oldConsumer = await nats.js.consumers.get(STREAM, NAME);
+    let acked = 0;
+    for await (const m of await oldConsumer.fetch({ max_messages: 15, expires: 5_000 })) {
+      if (acked === 10) continue;
+      const id = m.headers?.get("Nats-Msg-Id") ?? "";
+      if (isPick(before.find((e) => e.id === id)!.message.subject)) {
+        await query(db, {
+          text: `insert into ${SCHEMA}.inbox (consumer, event_id) values ($1, $2)`,
+          params: [NAME, id],
+        });
+        await query(db, {
+          text: `insert into ${SCHEMA}.applied (consumer, event_id, tx) values ($1, $2, 0)`,
+          params: [NAME, id],
+        });
+      }
+      await m.ackAck();
+      acked++;
+    }
+    expect((await nats.jsm.consumers.info(STREAM, NAME)).num_ack_pending).toBe(5);
+
+    const during: { id: string; message: StreamMessage }[] = [];
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing; i++) {
+        const e = event(i % 3 === 0 ? "CATEGORY_MIG2_UPDATED" : "PICK_JOB_MIG2_UPDATED", {
+          legacy: i % 2 === 0,
+        });
+        during.push(e);
+        await nats.publishAll([e.message]);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 200));
+    // Legacy subjects carry no entity: the legacy lane delivers them all, the type test keeps the picks.
+    const c = await start(laned(NAME, { types: (t) => t.startsWith("PICK_JOB_MIG2_") }));
+    await new Promise((r) => setTimeout(r, 800));
+    await c.stop();
+    await c.start();
+    await new Promise((r) => setTimeout(r, 500));
+    writing = false;
+    await writer;
+
+    const expected = [...before, ...during].filter((e) => isPick(e.message.subject)).map((e) => e.id);
+    await until(async () => (await appliedBy(NAME)).size >= expected.length);
+    await settled(NAME);
+    const applied = await appliedBy(NAME);
+    expect([...applied.keys()].sort()).toEqual(expected.sort());
+    expect([...applied.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect(
+      during.filter((e) => e.message.subject === `${PREFIX}.PICK_JOB_MIG2_UPDATED`).length,
+    ).toBeGreaterThan(5);
+    expect(during.filter((e) => e.message.subject.includes(".PICK_JOB.")).length).toBeGreaterThan(5);
+    expect(await durablesOf(NAME)).toEqual([`${NAME}-PICK_JOB`, `${NAME}-legacy`]);
+    expect((await nats.jsm.consumers.info(STREAM, `${NAME}-PICK_JOB`)).config.filter_subject).toBe(
+      `${PREFIX}.PICK_JOB.>`,
+    );
     expect(await deadLetters(NAME)).toEqual([]);
   });
 });

@@ -24,6 +24,10 @@ export interface ConfiguredChannels {
   channels: readonly Pick<Channel, "enabled" | "events">[];
 }
 
+/** The event types a configuration's channels make wanted: those of its enabled channels. */
+export const typesOfChannels = (channels: readonly Pick<Channel, "enabled" | "events">[]): string[] =>
+  channels.flatMap((ch) => (ch.enabled ? ch.events : []));
+
 /** The event types each tenant wants, and those any tenant wants. */
 export interface Interest {
   readonly byTenant: ReadonlyMap<string, ReadonlySet<string>>;
@@ -48,9 +52,7 @@ export function buildInterest(
     }
   };
   for (const s of subscriptions) add(s.tenant, eventTypesReaching(s.event));
-  for (const c of configs) {
-    for (const ch of c.channels) if (ch.enabled) add(c.tenant, ch.events);
-  }
+  for (const c of configs) add(c.tenant, typesOfChannels(c.channels));
   return { byTenant, anyTenant };
 }
 

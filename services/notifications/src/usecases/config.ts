@@ -1,20 +1,31 @@
 /** The notification center configuration, the tenant's ('' facility) or one facility's. */
 import type { RequestContext } from "@fop/kit/context";
 import { upsertSingleton } from "@fop/kit/db/singleton";
-import { whenCommitted } from "@fop/kit/db/sql";
+import { type Db, whenCommitted } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
 import { AppError, notFound } from "@fop/kit/errors";
 import { insertConfigIfAbsent, loadConfig, loadConfigText, updateConfig } from "../db/rows.ts";
 import { applyAction, deleteChannel, type NotificationConfig, putConfig } from "../domain/config.ts";
+import { typesOfChannels } from "../domain/interest.ts";
 import type { JsonObject } from "../domain/types.ts";
 import { configEvent } from "../events/notifications.events.ts";
 import type { NotificationsDeps } from "./deps.ts";
+import { dispatchLanes } from "./interest-index.ts";
 
 /** A facility's configuration needs the facility (404 otherwise); '' is the tenant's. */
 async function scope(deps: NotificationsDeps, ctx: RequestContext, facilityRef: string): Promise<string> {
   if (facilityRef && !(await deps.facilities.exists(ctx, facilityRef)))
     throw notFound("facility", facilityRef);
   return facilityRef;
+}
+
+/**
+ * A configuration is written: the dispatch consumer's lanes for its channels' events are covered
+ * before the commit, and the interest index reloads after it.
+ */
+async function channelsWritten(deps: NotificationsDeps, tx: Db, config: NotificationConfig): Promise<void> {
+  await deps.dispatch.cover(tx, dispatchLanes(typesOfChannels(config.channels)));
+  whenCommitted(tx, deps.interest.invalidate);
 }
 
 const missing = (facilityRef: string) =>
@@ -51,7 +62,7 @@ export async function putConfiguration(
     await deps.outbox.record(tx, ctx, [
       configEvent(created ? "CREATED" : "UPDATED", ctx.tenant, ref, config),
     ]);
-    whenCommitted(tx, deps.interest.invalidate);
+    await channelsWritten(deps, tx, config);
     return { config, created };
   });
 }
@@ -69,7 +80,7 @@ async function change(
     const next = apply(current);
     await updateConfig(tx, ctx.tenant, ref, next);
     await deps.outbox.record(tx, ctx, [configEvent("UPDATED", ctx.tenant, ref, next)]);
-    whenCommitted(tx, deps.interest.invalidate);
+    await channelsWritten(deps, tx, next);
     return next;
   });
 }

@@ -1,5 +1,6 @@
 import type { Facilities } from "@fop/contracts/clients/facilities";
 import type { SqlPool } from "@fop/kit/db/sql";
+import type { LanedConsumer } from "@fop/kit/events/consumer";
 import type { Outbox } from "@fop/kit/events/outbox";
 import type { Sealer } from "@fop/kit/seal";
 import type { CursorCodec } from "@fop/kit/search/cursor";
@@ -29,6 +30,11 @@ export interface NotificationsDeps {
    * changing subscriptions or configurations invalidates it when it commits.
    */
   interest: InterestIndex;
+  /**
+   * The dispatch consumer's lanes (kit consumer/lanes.ts): a write that makes event types wanted
+   * covers their lanes in its transaction, so their events reach dispatch from its commit on.
+   */
+  dispatch: Pick<LanedConsumer, "cover">;
   /** Whether e-mails can be sent (SMTP_URL set). */
   emailEnabled: boolean;
   now: () => Date;

@@ -3,6 +3,7 @@
  * subscriptions, as the table would give them) and, for the replicas, the suite's real NATS.
  */
 import { randomBytes } from "node:crypto";
+import { entityTypeOfKind } from "@fop/contracts/event-kinds";
 import { createLogger } from "@fop/kit/logger";
 import { createMetrics, type Metrics } from "@fop/kit/metrics";
 // The suite's NATS (inject("natsUrl")) as the kit's global setup provides it.
@@ -10,7 +11,12 @@ import type {} from "@fop/kit/testing/db";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildInterest, type Interest, type SubscribedKind } from "../domain/interest.ts";
-import { type InterestIndex, type InterestIndexOptions, interestIndex } from "./interest-index.ts";
+import {
+  dispatchLanes,
+  type InterestIndex,
+  type InterestIndexOptions,
+  interestIndex,
+} from "./interest-index.ts";
 
 const logger = createLogger({ service: "test", level: "silent" });
 
@@ -243,5 +249,52 @@ describe("replicas", () => {
     expect(await b.accepts("acme", "CATEGORY_CREATED")).toBe(true);
     // Each reloaded once: a does not reload again on its own broadcast.
     expect(src.loads).toBe(loads + 2);
+  });
+});
+
+describe("dispatchLanes", () => {
+  it("one lane per entity type of our kinds, one per type of an external kind; each once, sorted", () => {
+    expect(
+      dispatchLanes([
+        "PICK_JOB_CREATED",
+        "PICK_JOB_PICKED",
+        "CATEGORY_UPDATED",
+        "ORDER_CANCELLED",
+        "PICK_JOB_CREATED",
+        "LOCKED_ORDER_CREATED",
+      ]),
+    ).toEqual([
+      { entityType: "CATEGORY" },
+      { type: "LOCKED_ORDER_CREATED" },
+      { type: "ORDER_CANCELLED" },
+      { entityType: "PICK_JOB" },
+    ]);
+    expect(dispatchLanes([])).toEqual([]);
+  });
+
+  it("covers every event type an interest holds: each reaches dispatch through one of its lanes", () => {
+    const interest = buildInterest(
+      [
+        { tenant: "acme", event: "PICK_JOB_PICKING_FINISHED" },
+        { tenant: "acme", event: "ITEM_RETURN_JOB_UPDATED" },
+      ],
+      [
+        {
+          tenant: "acme",
+          channels: [
+            { enabled: true, events: ["ORDER_CANCELLED"] },
+            { enabled: false, events: ["ROUTING_PLAN_WAITING"] },
+          ],
+        },
+      ],
+    );
+    const lanes = dispatchLanes(interest.anyTenant);
+    expect(lanes).toContainEqual({ entityType: "PICK_JOB" });
+    expect(lanes).toContainEqual({ type: "ORDER_CANCELLED" });
+    expect(lanes).not.toContainEqual({ type: "ROUTING_PLAN_WAITING" }); // a disabled channel
+    for (const type of interest.anyTenant) {
+      const entityType = entityTypeOfKind(type);
+      expect(lanes, type).toContainEqual(entityType ? { entityType } : { type });
+    }
   });
 });

@@ -34,7 +34,9 @@
  * (ok, failed) counts loads.
  */
 import { randomUUID } from "node:crypto";
+import { entityTypeOfKind } from "@fop/contracts/event-kinds";
 import type { Db } from "@fop/kit/db/sql";
+import type { Lane } from "@fop/kit/events/consumer";
 import type { Logger } from "@fop/kit/logger";
 import { createCounter, type Metrics } from "@fop/kit/metrics";
 import type { Worker } from "@fop/kit/worker";
@@ -47,6 +49,22 @@ import { buildInterest, type Interest, wantedByAnyone, wants } from "../domain/i
  * beside the event stream (which takes `<prefix>.>`), as the live notifications' subject.
  */
 export const interestSubject = (prefix: string) => `${prefix}_interest.notifications`;
+
+/**
+ * The lanes the dispatch consumer reads to be delivered events of `types` (kit consumer/lanes.ts):
+ * one per entity type our services emit them for (`<prefix>.<ENTITY>.>`), one per type of an
+ * external or unknown kind (`<prefix>.*.<TYPE>`), sorted by key. JetStream delivers dispatch
+ * nothing else, so an event of an entity type nobody wants costs notifications nothing.
+ */
+export function dispatchLanes(types: Iterable<string>): Lane[] {
+  const lanes = new Map<string, Lane>();
+  for (const type of types) {
+    const entityType = entityTypeOfKind(type);
+    if (entityType) lanes.set(entityType, { entityType });
+    else lanes.set(type, { type });
+  }
+  return [...lanes.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, l]) => l);
+}
 
 /** The index as the database holds it now. */
 export const loadInterest = async (db: Db): Promise<Interest> =>
@@ -64,6 +82,8 @@ export interface InterestIndexOptions {
   retryMs?: number;
   logger: Logger;
   metrics?: Metrics | undefined;
+  /** Called with every index loaded (the dispatch consumer follows its lanes from it). */
+  onLoad?: (interest: Interest) => void;
 }
 
 export interface InterestIndex extends Worker {
@@ -136,6 +156,7 @@ export function interestIndex(o: InterestIndexOptions): InterestIndex {
           current = await timeBoxed(o.load(), loadTimeoutMs);
           loadedAt = at;
           reloads?.inc({ outcome: "ok" });
+          o.onLoad?.(current);
         } while (loadedAt !== generation);
         failedAt = Number.NEGATIVE_INFINITY;
         return current;

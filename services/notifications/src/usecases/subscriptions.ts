@@ -1,5 +1,6 @@
 /** Webhook subscriptions: list, create (the secret shown once), get, delete, dead letters. */
 import { randomBytes } from "node:crypto";
+import { eventTypesReaching } from "@fop/contracts/event-kinds";
 import type { RequestContext } from "@fop/kit/context";
 import { whenCommitted } from "@fop/kit/db/sql";
 import { inTransaction } from "@fop/kit/db/tx";
@@ -18,6 +19,7 @@ import { newSubscription, SUBSCRIPTION_LIMITS, subscriptionDoc } from "../domain
 import type { JsonObject } from "../domain/types.ts";
 import { subscriptionEvent } from "../events/notifications.events.ts";
 import type { NotificationsDeps } from "./deps.ts";
+import { dispatchLanes } from "./interest-index.ts";
 
 /** A Standard Webhooks secret: whsec_ + base64 of 24 random bytes. */
 const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
@@ -32,6 +34,7 @@ export async function createSubscription(deps: NotificationsDeps, ctx: RequestCo
   const secret = newSecret();
   const doc = subscriptionDoc(sub);
   await inTransaction(deps.db, async (tx) => {
+    await deps.dispatch.cover(tx, dispatchLanes(eventTypesReaching(sub.event)));
     await lockSubscriptionEvent(tx, ctx.tenant, sub.event);
     if ((await countSubscriptions(tx, ctx.tenant, sub.event)) >= SUBSCRIPTION_LIMITS.perEvent) {
       throw invalid(

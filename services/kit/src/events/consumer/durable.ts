@@ -1,11 +1,62 @@
 /**
  * A consumer's durables on the stream: created, updated to the consumer's limits, or migrated to
- * its narrower filter (see {@link durables}).
+ * its narrower filter (see {@link durables}); and the calls on them that lanes.ts shares.
  */
-import { AckPolicy, DeliverPolicy } from "@nats-io/jetstream";
+import { AckPolicy, type ConsumerInfo, DeliverPolicy } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
 import { entityFilter, legacyFilter } from "../nats.ts";
 import type { ConsumerRuntime } from "./options.ts";
+
+/** The calls on a consumer's durables, with its limits. */
+export function durableApi(rt: ConsumerRuntime) {
+  const { nats, concurrency, batchSize } = rt;
+  const stream = nats.events.stream;
+  const limits = {
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: nanos(nats.events.ackWaitMs ?? 30_000),
+    // Unlimited: at JetStream's limit it would stop delivering an event whether or not its dead
+    // letter was written (see deadLetter in delivery.ts).
+    max_deliver: -1,
+    max_ack_pending: Math.max(concurrency * 4, batchSize * concurrency * 2),
+  };
+  /** Durable `name` on `filterSubject`, from `startSeq` (none: every event; "new": the next one). */
+  const config = (name: string, filterSubject: string, startSeq?: number | "new") => ({
+    ...limits,
+    durable_name: name,
+    filter_subject: filterSubject,
+    ...(startSeq === undefined
+      ? { deliver_policy: DeliverPolicy.All }
+      : startSeq === "new"
+        ? { deliver_policy: DeliverPolicy.New }
+        : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: startSeq }),
+  });
+  return {
+    limits,
+    config,
+    /** The durable's info; undefined when it does not exist. */
+    info: (name: string): Promise<ConsumerInfo | undefined> =>
+      nats.jsm.consumers.info(stream, name).catch((err: Error) => {
+        if (/consumer not found/i.test(err.message)) return undefined;
+        throw err;
+      }),
+    /** Creates the durable; one that exists already (made by another replica) is left as it is. */
+    add: (c: ReturnType<typeof config>) =>
+      nats.jsm.consumers.add(stream, c).then(
+        () => undefined,
+        (err: Error) => {
+          if (!/already (in use|exists)/i.test(err.message)) throw err;
+        },
+      ),
+    /** Deletes the durable; one already gone is no error. */
+    remove: (name: string) =>
+      nats.jsm.consumers.delete(stream, name).then(
+        () => undefined,
+        (err: Error) => {
+          if (!/consumer not found/i.test(err.message)) throw err;
+        },
+      ),
+  };
+}
 
 /**
  * Returns `ensure`, which creates or updates the durable and resolves to the durables to read: its
@@ -24,59 +75,35 @@ import type { ConsumerRuntime } from "./options.ts";
  * when its pending count is 0.
  */
 export function durables(rt: ConsumerRuntime): { ensure: () => Promise<string[]> } {
-  const { nats, logger, opts, concurrency, batchSize } = rt;
+  const { nats, logger, opts } = rt;
   const prefix = nats.events.subjectPrefix;
   const stream = nats.events.stream;
   const filter = entityFilter(prefix, opts.entityType);
   const legacyName = `${opts.name}-legacy`;
-  const limits = {
-    ack_policy: AckPolicy.Explicit,
-    ack_wait: nanos(nats.events.ackWaitMs ?? 30_000),
-    // Unlimited: at JetStream's limit it would stop delivering an event whether or not its dead
-    // letter was written (see deadLetter in delivery.ts).
-    max_deliver: -1,
-    max_ack_pending: Math.max(concurrency * 4, batchSize * concurrency * 2),
-  };
-  const durableConfig = (name: string, filterSubject: string, startSeq?: number) => ({
-    ...limits,
-    durable_name: name,
-    filter_subject: filterSubject,
-    ...(startSeq === undefined
-      ? { deliver_policy: DeliverPolicy.All }
-      : { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: startSeq }),
-  });
-  const info = (name: string) =>
-    nats.jsm.consumers.info(stream, name).catch((err: Error) => {
-      if (/consumer not found/i.test(err.message)) return undefined;
-      throw err;
-    });
-  const add = (config: ReturnType<typeof durableConfig>) =>
-    nats.jsm.consumers.add(stream, config).catch((err: Error) => {
-      if (!/already (in use|exists)/i.test(err.message)) throw err;
-    });
+  const api = durableApi(rt);
 
   async function ensure(): Promise<string[]> {
     await nats.ensureStream();
-    const current = await info(opts.name);
+    const current = await api.info(opts.name);
     if (!current) {
-      await add(durableConfig(opts.name, filter));
+      await api.add(api.config(opts.name, filter));
     } else if ((current.config.filter_subject ?? "") !== filter) {
       const start = current.ack_floor.stream_seq + 1;
       logger.info(
         { consumer: opts.name, from: current.config.filter_subject, to: filter, startSeq: start },
         "migrating the durable consumer to its narrower filter",
       );
-      if (filter !== entityFilter(prefix)) await add(durableConfig(legacyName, legacyFilter(prefix), start));
+      if (filter !== entityFilter(prefix)) await api.add(api.config(legacyName, legacyFilter(prefix), start));
       await nats.jsm.consumers.delete(stream, opts.name);
-      await add(durableConfig(opts.name, filter, start));
+      await api.add(api.config(opts.name, filter, start));
     } else {
       await nats.jsm.consumers.update(stream, opts.name, {
-        ack_wait: limits.ack_wait,
-        max_deliver: limits.max_deliver,
-        max_ack_pending: limits.max_ack_pending,
+        ack_wait: api.limits.ack_wait,
+        max_deliver: api.limits.max_deliver,
+        max_ack_pending: api.limits.max_ack_pending,
       });
     }
-    return filter !== entityFilter(prefix) && (await info(legacyName))
+    return filter !== entityFilter(prefix) && (await api.info(legacyName))
       ? [opts.name, legacyName]
       : [opts.name];
   }

@@ -15,6 +15,8 @@ export interface FetchLoop {
   run(): Promise<void>;
   /** Ends the reads in progress (what is still buffered goes back); `run` then ends once `running()` is false. */
   stop(): void;
+  /** Sets the durables up again and reads the ones listed now (lanes.ts: another replica made one). */
+  refresh(): void;
   /** The batches being processed. */
   inFlight: Set<Promise<void>>;
 }
@@ -22,7 +24,7 @@ export interface FetchLoop {
 export function fetchLoop(
   rt: ConsumerRuntime,
   o: {
-    /** The durables to read, set up (durable.ts). */
+    /** The durables to read, set up (durable.ts, lanes.ts). */
     ensureDurables: () => Promise<string[]>;
     /** Applies and settles a batch (the apply mode). */
     process: (batch: JsMsg[]) => Promise<void>;
@@ -31,7 +33,8 @@ export function fetchLoop(
 ): FetchLoop {
   const { nats, logger, opts, concurrency, batchSize, gatherMs } = rt;
   const stream = nats.events.stream;
-  const stops = new Set<() => void>();
+  /** How to stop the reading of each durable being read. */
+  const stops = new Map<string, () => void>();
   const inFlight = new Set<Promise<void>>();
 
   /** Reads durable `name` until it stops (stop() or an error, thrown). */
@@ -45,7 +48,7 @@ export function fetchLoop(
       expires: PULL_EXPIRES_MS,
     });
     const stop = () => void messages.stop();
-    stops.add(stop);
+    stops.set(name, stop);
     try {
       if (!o.running()) stop(); // stop() came while this was being set up
       // A batch is the messages that arrive within `gatherMs` of its first (with 0: until the next
@@ -85,31 +88,57 @@ export function fetchLoop(
       }
       flush();
     } finally {
-      stops.delete(stop);
+      if (stops.get(name) === stop) stops.delete(name);
     }
   }
 
   const stopAll = () => {
-    for (const stop of [...stops]) stop();
+    for (const stop of [...stops.values()]) stop();
+  };
+
+  /** Wakes `run` to set the durables up again (refresh) or to handle a reading that ended. */
+  let signalled = false;
+  let wake: (() => void) | undefined;
+  const signal = () => {
+    signalled = true;
+    wake?.();
   };
 
   async function run(): Promise<void> {
     let failures = 0;
+    /** The durables being read, each until it is stopped or fails. */
+    const reading = new Map<string, Promise<void>>();
+    let failure: { err: unknown } | undefined;
     while (o.running()) {
       try {
+        signalled = false;
         const names = await o.ensureDurables();
         failures = 0;
-        // Its own durable and, after a migration, the legacy one; when one fails, both start over.
-        const results = await Promise.allSettled(
-          names.map((name) =>
-            consumeFrom(name).catch((err) => {
-              stopAll();
-              throw err;
-            }),
-          ),
-        );
-        const failure = results.find((r) => r.status === "rejected");
-        if (failure) throw failure.reason;
+        // Durables no longer listed are stopped; the others keep reading (stopping one leaves
+        // what the server sent it meanwhile to be redelivered after ack_wait).
+        for (const name of reading.keys()) if (!names.includes(name)) stops.get(name)?.();
+        for (const name of names) {
+          if (reading.has(name)) continue;
+          const p = consumeFrom(name)
+            .catch((err) => {
+              failure ??= { err };
+            })
+            .finally(() => {
+              reading.delete(name);
+              signal();
+            });
+          reading.set(name, p);
+        }
+        if (!signalled && o.running()) await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        if (failure) {
+          // When one fails, all start over (its own durable and, after a migration, the legacy one).
+          stopAll();
+          await Promise.all(reading.values());
+          const { err } = failure;
+          failure = undefined;
+          throw err;
+        }
       } catch (err) {
         if (!o.running()) break;
         failures++;
@@ -118,7 +147,17 @@ export function fetchLoop(
         await new Promise((r) => setTimeout(r, Math.min(5_000, 200 * 2 ** Math.min(failures, 5))));
       }
     }
+    stopAll();
+    await Promise.all(reading.values());
   }
 
-  return { run, stop: stopAll, inFlight };
+  return {
+    run,
+    stop: () => {
+      stopAll();
+      signal();
+    },
+    refresh: signal,
+    inFlight,
+  };
 }

@@ -15,6 +15,7 @@ import {
   sharedRead,
 } from "../../metrics.ts";
 import type { Nats } from "../nats.ts";
+import type { LaneOptions } from "./lanes.ts";
 
 export interface ConsumerOptions {
   /** Durable name, `<service>-<purpose>`, e.g. audit-records. */
@@ -25,6 +26,11 @@ export interface ConsumerOptions {
    * takes one filter subject per consumer, hence one entity type.
    */
   entityType?: string;
+  /**
+   * Instead of `entityType`: filters that follow what the service wants while it runs, one durable
+   * per lane (lanes.ts); the consumer is then a {@link LanedConsumer}.
+   */
+  lanes?: LaneOptions;
   /** Event types to receive, as a list or a test (default: every event); read off the subject. */
   types?: string[] | ((type: string) => boolean);
   /**
@@ -131,7 +137,8 @@ export function consumerRuntime(deps: ConsumerDeps, opts: ConsumerOptions): Cons
   for (const outcome of ["done", "redelivered", "dead_lettered"]) count(outcome, 0);
   for (const outcome of ["replayed", "failed"]) replays?.inc({ consumer: opts.name, outcome }, 0);
   redeliveries?.inc(durable, 0);
-  if (deps.metrics) observeConsumer(deps.metrics, nats, durable);
+  if (opts.lanes && opts.entityType) throw new Error("a consumer takes lanes or an entity type");
+  if (deps.metrics) observeConsumer(deps.metrics, nats, durable, opts.lanes !== undefined);
   const types = opts.types;
   const wanted: (type: string) => boolean =
     typeof types === "function" ? types : types?.length ? (t) => types.includes(t) : () => true;
@@ -156,17 +163,33 @@ export function consumerRuntime(deps: ConsumerDeps, opts: ConsumerOptions): Cons
 /**
  * The durable consumer's lag gauges, read from JetStream's consumer info at each scrape (one
  * request for both, time-boxed: NaN when NATS does not answer in time or the consumer does not
- * exist yet). Every replica reports the same durable's numbers: aggregate with max, not sum.
+ * exist yet); a consumer with lanes reports the sum over its lanes' durables (`<name>-*`). Every
+ * replica reports the same durable's numbers: aggregate with max, not sum.
  */
-function observeConsumer(metrics: Metrics, nats: Nats, durable: { consumer: string; stream: string }): void {
-  const info = sharedRead(() => nats.jsm.consumers.info(durable.stream, durable.consumer), {
-    timeoutMs: SCRAPE_READ_TIMEOUT_MS,
-  });
-  const report =
-    (value: (i: ConsumerInfo) => number) => async (g: { set(l: typeof durable, v: number): void }) => {
-      const i = await info();
-      g.set(durable, i ? value(i) : Number.NaN);
-    };
+function observeConsumer(
+  metrics: Metrics,
+  nats: Nats,
+  durable: { consumer: string; stream: string },
+  laned: boolean,
+): void {
+  type Counts = Pick<ConsumerInfo, "num_pending" | "num_ack_pending">;
+  const lanesOf = async (): Promise<Counts> => {
+    const sum = { num_pending: 0, num_ack_pending: 0 };
+    for await (const c of nats.jsm.consumers.list(durable.stream)) {
+      if (!c.name.startsWith(`${durable.consumer}-`)) continue;
+      sum.num_pending += c.num_pending;
+      sum.num_ack_pending += c.num_ack_pending;
+    }
+    return sum;
+  };
+  const info = sharedRead<Counts>(
+    laned ? lanesOf : () => nats.jsm.consumers.info(durable.stream, durable.consumer),
+    { timeoutMs: SCRAPE_READ_TIMEOUT_MS },
+  );
+  const report = (value: (i: Counts) => number) => async (g: { set(l: typeof durable, v: number): void }) => {
+    const i = await info();
+    g.set(durable, i ? value(i) : Number.NaN);
+  };
   onCollect(
     metrics,
     METRICS.consumerLag,
