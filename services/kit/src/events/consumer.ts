@@ -36,9 +36,10 @@
  * creates no durable and reads nothing from the stream, but can still replay their dead letters.
  *
  * This module wires the parts (consumer/): options.ts (the options, resolved; the counters),
- * durable.ts (the durables and their migration), lanes.ts (a consumer's lanes), fetch.ts (the fetch loop), delivery.ts (message
- * to event, failures and dead-lettering), handle.ts and batch.ts (the two ways to apply), acks.ts
- * (acknowledgements sent together, redelivery backoff), dead-letters.ts (listing and replaying).
+ * durable.ts (the durables and their migration), lanes.ts (a consumer's lanes), fetch.ts (the
+ * fetch loop), delivery.ts (message to event, failures and dead-lettering), handle.ts and batch.ts
+ * (the two ways to apply), acks.ts (acknowledgements sent together, redelivery backoff),
+ * dead-letters.ts (listing and replaying).
  */
 import { type Db, query } from "../db/sql.ts";
 import type { Worker } from "../worker.ts";

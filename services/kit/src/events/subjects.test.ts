@@ -218,77 +218,93 @@ describe("handle mode: the events that arrive together share one transaction", (
   });
 });
 
+/**
+ * A consumer replacing the durable the kit made before the subject hierarchy (`<prefix>.>`, every
+ * event, explicit acks) while writers keep publishing: 40 events of `<tag>` kinds first (a quarter
+ * CATEGORY_, the rest PICK_JOB_; `legacyBefore` says which are on legacy subjects), of which the old
+ * consumer applied (inbox row + effect, for the picks) and acknowledged the first 10 and holds 5
+ * more, unacknowledged; then writers of both subject forms (a rolling deploy: old relays publish
+ * legacy subjects) while the consumer starts, is restarted mid-stream, and runs on. Resolves to
+ * the ids of every PICK_JOB_ event written, and what was written meanwhile.
+ */
+async function migrateWhileWriting(
+  name: string,
+  tag: string,
+  legacyBefore: (i: number) => boolean,
+  consumer: () => EventConsumer,
+) {
+  await nats.jsm.consumers.add(STREAM, {
+    durable_name: name,
+    ack_policy: AckPolicy.Explicit,
+    // (New: the other tests' events came before.)
+    deliver_policy: DeliverPolicy.New,
+    filter_subject: entityFilter(PREFIX),
+    ack_wait: nanos(30_000),
+    max_deliver: -1,
+  });
+  const isPick = (e: { message: StreamMessage }) => e.message.subject.includes(`PICK_JOB_${tag}_`);
+  const before = Array.from({ length: 40 }, (_, i) =>
+    event(i % 4 === 0 ? `CATEGORY_${tag}_CREATED` : `PICK_JOB_${tag}_CREATED`, { legacy: legacyBefore(i) }),
+  );
+  await nats.publishAll(before.map((e) => e.message));
+  const oldConsumer = await nats.js.consumers.get(STREAM, name);
+  let acked = 0;
+  for await (const m of await oldConsumer.fetch({ max_messages: 15, expires: 5_000 })) {
+    if (acked === 10) continue;
+    const id = m.headers?.get("Nats-Msg-Id") ?? "";
+    if (isPick(before.find((e) => e.id === id)!)) {
+      await query(db, {
+        text: `insert into ${SCHEMA}.inbox (consumer, event_id) values ($1, $2)`,
+        params: [name, id],
+      });
+      await query(db, {
+        text: `insert into ${SCHEMA}.applied (consumer, event_id, tx) values ($1, $2, 0)`,
+        params: [name, id],
+      });
+    }
+    // Confirmed by the server: a plain ack may still be in flight when the count below is read.
+    await m.ackAck();
+    acked++;
+  }
+  expect((await nats.jsm.consumers.info(STREAM, name)).num_ack_pending).toBe(5);
+
+  const during: { id: string; message: StreamMessage }[] = [];
+  let writing = true;
+  const writer = (async () => {
+    for (let i = 0; writing; i++) {
+      const type = i % 3 === 0 ? `CATEGORY_${tag}_UPDATED` : `PICK_JOB_${tag}_UPDATED`;
+      const e = event(type, { legacy: i % 2 === 0 });
+      during.push(e);
+      await nats.publishAll([e.message]);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })();
+  await new Promise((r) => setTimeout(r, 200));
+  const c = await start(consumer());
+  await new Promise((r) => setTimeout(r, 800));
+  // Restarted mid-stream: the migration is not repeated, the legacy durable is read again.
+  await c.stop();
+  await c.start();
+  await new Promise((r) => setTimeout(r, 500));
+  writing = false;
+  await writer;
+  expect(
+    during.filter((e) => e.message.subject === `${PREFIX}.PICK_JOB_${tag}_UPDATED`).length,
+  ).toBeGreaterThan(5);
+  expect(during.filter((e) => e.message.subject.includes(".PICK_JOB.")).length).toBeGreaterThan(5);
+  return { picks: [...before, ...during].filter(isPick).map((e) => e.id) };
+}
+
 describe("migrating a pre-hierarchy durable (filter <prefix>.>) while events keep coming", () => {
   it("loses no event of either subject form and applies none twice", async () => {
     const NAME = "migrating";
-    // The durable as the kit made it before: every event, explicit acks.
-    await nats.jsm.consumers.add(STREAM, {
-      durable_name: NAME,
-      ack_policy: AckPolicy.Explicit,
-      // (New: the other tests' events came before.)
-      deliver_policy: DeliverPolicy.New,
-      filter_subject: entityFilter(PREFIX),
-      ack_wait: nanos(30_000),
-      max_deliver: -1,
-    });
-    const before = Array.from({ length: 40 }, (_, i) =>
-      event(i % 4 === 0 ? "CATEGORY_MIG_CREATED" : "PICK_JOB_MIG_CREATED", { legacy: true }),
+    const { picks } = await migrateWhileWriting(
+      NAME,
+      "MIG",
+      () => true,
+      () => recorder(NAME, { entityType: "PICK_JOB", types: (t) => t.startsWith("PICK_JOB_MIG_") }),
     );
-    await nats.publishAll(before.map((e) => e.message));
-    // The old consumer applied (inbox row + effect) and acknowledged the first 10 of its stream, and
-    // holds 5 more, unacknowledged, when it is replaced.
-    const oldConsumer = await nats.js.consumers.get(STREAM, NAME);
-    const first = await oldConsumer.fetch({ max_messages: 15, expires: 5_000 });
-    let acked = 0;
-    for await (const m of first) {
-      if (acked === 10) continue;
-      const id = m.headers?.get("Nats-Msg-Id") ?? "";
-      const b = before.find((e) => e.id === id)!;
-      if (b.message.subject.endsWith("PICK_JOB_MIG_CREATED")) {
-        await query(db, {
-          text: `insert into ${SCHEMA}.inbox (consumer, event_id) values ($1, $2)`,
-          params: [NAME, id],
-        });
-        await query(db, {
-          text: `insert into ${SCHEMA}.applied (consumer, event_id, tx) values ($1, $2, 0)`,
-          params: [NAME, id],
-        });
-      }
-      // Confirmed by the server: a plain ack may still be in flight when the count below is read.
-      await m.ackAck();
-      acked++;
-    }
-    const held = await nats.jsm.consumers.info(STREAM, NAME);
-    expect(held.num_ack_pending).toBe(5);
-
-    // Writers of both forms keep going (a rolling deploy: old relays publish legacy subjects).
-    const during: { id: string; message: StreamMessage }[] = [];
-    let writing = true;
-    const writer = (async () => {
-      for (let i = 0; writing; i++) {
-        const type = i % 3 === 0 ? "CATEGORY_MIG_UPDATED" : "PICK_JOB_MIG_UPDATED";
-        const e = event(type, { legacy: i % 2 === 0 });
-        during.push(e);
-        await nats.publishAll([e.message]);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    })();
-    await new Promise((r) => setTimeout(r, 200));
-    const c = await start(
-      recorder(NAME, { entityType: "PICK_JOB", types: (t) => t.startsWith("PICK_JOB_MIG_") }),
-    );
-    await new Promise((r) => setTimeout(r, 800));
-    // Restarted mid-stream: the migration is not repeated, the legacy durable is read again.
-    await c.stop();
-    await c.start();
-    await new Promise((r) => setTimeout(r, 500));
-    writing = false;
-    await writer;
-
-    const expected = [...before, ...during]
-      .filter((e) => e.message.subject.includes("PICK_JOB"))
-      .map((e) => e.id);
-    await until(async () => (await appliedBy(NAME)).size >= expected.length);
+    await until(async () => (await appliedBy(NAME)).size >= picks.length);
     await until(async () => {
       const [a, b] = await Promise.all([
         nats.jsm.consumers.info(STREAM, NAME),
@@ -297,12 +313,8 @@ describe("migrating a pre-hierarchy durable (filter <prefix>.>) while events kee
       return a.num_pending + a.num_ack_pending + b.num_pending + b.num_ack_pending === 0;
     });
     const applied = await appliedBy(NAME);
-    expect([...applied.keys()].sort()).toEqual(expected.sort());
+    expect([...applied.keys()].sort()).toEqual(picks.sort());
     expect([...applied.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-    expect(
-      during.filter((e) => e.message.subject === `${PREFIX}.PICK_JOB_MIG_UPDATED`).length,
-    ).toBeGreaterThan(5);
-    expect(during.filter((e) => e.message.subject.includes(".PICK_JOB.")).length).toBeGreaterThan(5);
 
     const info = await nats.jsm.consumers.info(STREAM, NAME);
     expect(info.config.filter_subject).toBe(`${PREFIX}.PICK_JOB.>`);
@@ -430,72 +442,18 @@ describe("lanes: a consumer whose filters follow what its service wants", () => 
   it("migrates the one durable of before (filter <prefix>.>) while events keep coming: none lost, none applied twice", async () => {
     const NAME = "migrating-lanes";
     await want(db, NAME, { entityType: "PICK_JOB" });
-    await nats.jsm.consumers.add(STREAM, {
-      durable_name: NAME,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.New,
-      filter_subject: entityFilter(PREFIX),
-      ack_wait: nanos(30_000),
-      max_deliver: -1,
-    });
-    const isPick = (subject: string) => subject.includes("PICK_JOB_MIG2_");
-    const before = Array.from({ length: 40 }, (_, i) =>
-      event(i % 4 === 0 ? "CATEGORY_MIG2_CREATED" : "PICK_JOB_MIG2_CREATED", { legacy: i % 2 === 0 }),
-    );
-    await nats.publishAll(before.map((e) => e.message));
-    // The old consumer applied and acknowledged the first 10 of its stream and holds 5 more.
-    const oldConsumer = await nats.js.consumers.get(STREAM, NAME);
-    let acked = 0;
-    for await (const m of await oldConsumer.fetch({ max_messages: 15, expires: 5_000 })) {
-      if (acked === 10) continue;
-      const id = m.headers?.get("Nats-Msg-Id") ?? "";
-      if (isPick(before.find((e) => e.id === id)!.message.subject)) {
-        await query(db, {
-          text: `insert into ${SCHEMA}.inbox (consumer, event_id) values ($1, $2)`,
-          params: [NAME, id],
-        });
-        await query(db, {
-          text: `insert into ${SCHEMA}.applied (consumer, event_id, tx) values ($1, $2, 0)`,
-          params: [NAME, id],
-        });
-      }
-      await m.ackAck();
-      acked++;
-    }
-    expect((await nats.jsm.consumers.info(STREAM, NAME)).num_ack_pending).toBe(5);
-
-    const during: { id: string; message: StreamMessage }[] = [];
-    let writing = true;
-    const writer = (async () => {
-      for (let i = 0; writing; i++) {
-        const e = event(i % 3 === 0 ? "CATEGORY_MIG2_UPDATED" : "PICK_JOB_MIG2_UPDATED", {
-          legacy: i % 2 === 0,
-        });
-        during.push(e);
-        await nats.publishAll([e.message]);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    })();
-    await new Promise((r) => setTimeout(r, 200));
     // Legacy subjects carry no entity: the legacy lane delivers them all, the type test keeps the picks.
-    const c = await start(laned(NAME, { types: (t) => t.startsWith("PICK_JOB_MIG2_") }));
-    await new Promise((r) => setTimeout(r, 800));
-    await c.stop();
-    await c.start();
-    await new Promise((r) => setTimeout(r, 500));
-    writing = false;
-    await writer;
-
-    const expected = [...before, ...during].filter((e) => isPick(e.message.subject)).map((e) => e.id);
-    await until(async () => (await appliedBy(NAME)).size >= expected.length);
+    const { picks } = await migrateWhileWriting(
+      NAME,
+      "MIG2",
+      (i) => i % 2 === 0,
+      () => laned(NAME, { types: (t) => t.startsWith("PICK_JOB_MIG2_") }),
+    );
+    await until(async () => (await appliedBy(NAME)).size >= picks.length);
     await settled(NAME);
     const applied = await appliedBy(NAME);
-    expect([...applied.keys()].sort()).toEqual(expected.sort());
+    expect([...applied.keys()].sort()).toEqual(picks.sort());
     expect([...applied.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-    expect(
-      during.filter((e) => e.message.subject === `${PREFIX}.PICK_JOB_MIG2_UPDATED`).length,
-    ).toBeGreaterThan(5);
-    expect(during.filter((e) => e.message.subject.includes(".PICK_JOB.")).length).toBeGreaterThan(5);
     expect(await durablesOf(NAME)).toEqual([`${NAME}-PICK_JOB`, `${NAME}-legacy`]);
     expect((await nats.jsm.consumers.info(STREAM, `${NAME}-PICK_JOB`)).config.filter_subject).toBe(
       `${PREFIX}.PICK_JOB.>`,
