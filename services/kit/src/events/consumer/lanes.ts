@@ -31,16 +31,9 @@ import { type Db, query } from "../../db/sql.ts";
 import { inTransaction } from "../../db/tx.ts";
 import { entityFilter, legacyFilter } from "../nats.ts";
 import { durableApi } from "./durable.ts";
-import type { ConsumerRuntime } from "./options.ts";
+import type { ConsumerRuntime, Lane, LaneOptions } from "./options.ts";
 
-/** One filter of a consumer with lanes: an entity type's events, or one event type's (of any entity). */
-export type Lane = { entityType: string } | { type: string };
-
-/** What a consumer with lanes is told. */
-export interface LaneOptions {
-  /** The lanes wanted now, read in `db` (by reconcile, in the transaction holding the lock). */
-  wanted: (db: Db) => Promise<readonly Lane[]>;
-}
+export type { Lane, LaneOptions };
 
 /** The key of a lane (its durable is `<consumer name>-<key>`). */
 export const laneKey = (lane: Lane): string => ("entityType" in lane ? lane.entityType : lane.type);

@@ -15,7 +15,6 @@ import {
   sharedRead,
 } from "../../metrics.ts";
 import type { Nats } from "../nats.ts";
-import type { LaneOptions } from "./lanes.ts";
 
 export interface ConsumerOptions {
   /** Durable name, `<service>-<purpose>`, e.g. audit-records. */
@@ -57,6 +56,15 @@ export interface ConsumerOptions {
    * be written is delivered again rather than dropped.
    */
   maxDeliver?: number;
+}
+
+/** One filter of a consumer with lanes: an entity type's events, or one event type's (of any entity). */
+export type Lane = { entityType: string } | { type: string };
+
+/** What a consumer with lanes is told (lanes.ts). */
+export interface LaneOptions {
+  /** The lanes wanted now, read in `db` (by reconcile, in the transaction holding the lock). */
+  wanted: (db: Db) => Promise<readonly Lane[]>;
 }
 
 /** How a consumer applies a batch of events with one statement. */
