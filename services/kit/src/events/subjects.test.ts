@@ -6,7 +6,7 @@
  */
 import { AckPolicy, DeliverPolicy } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Db } from "../db/sql.ts";
 import { createSqlPool, query, type SqlPool } from "../db/sql.ts";
 import { inTransaction } from "../db/tx.ts";
@@ -22,6 +22,7 @@ import {
 } from "./consumer.ts";
 import { buildEnvelope, encodeEnvelope } from "./envelope.ts";
 import {
+  connectNats,
   entityFilter,
   legacyFilter,
   type Nats,
@@ -437,6 +438,23 @@ describe("lanes: a consumer whose filters follow what its service wants", () => 
     await nats.publishAll([after.message]);
     await until(async () => (await appliedBy(NAME)).has(after.id));
     expect(await durablesOf(NAME)).toEqual([`${NAME}-PICK_JOB`]);
+  });
+
+  it("a write whose lanes cannot be covered (NATS gone) fails as unavailable and commits nothing", async () => {
+    const NAME = "uncovered";
+    const gone = await connectNats(inject("natsUrl"), "gone-test", nats.events, silent);
+    await gone.close();
+    const c = eventConsumer(
+      { db, nats: gone, logger: silent, schema: SCHEMA },
+      { ...recorderOptions(NAME), lanes: { wanted: wanted(NAME) } },
+    );
+    const write = inTransaction(db, async (tx) => {
+      await want(tx, NAME, { entityType: "PICK_JOB" });
+      await c.cover(tx, [{ entityType: "PICK_JOB" }]);
+    });
+    await expect(write).rejects.toMatchObject({ kind: "unavailable", code: "EVENT_STREAM_UNAVAILABLE" });
+    expect(await wanted(NAME)(db)).toEqual([]);
+    expect(await durablesOf(NAME)).toEqual([]);
   });
 
   it("migrates the one durable of before (filter <prefix>.>) while events keep coming: none lost, none applied twice", async () => {

@@ -7,7 +7,8 @@
  * **The invariant: a lane a committed write relies on has its durable.**
  * - A write that makes a lane wanted calls {@link Lanes.cover} in its transaction, before it
  *   commits: it takes the lanes' advisory lock (shared) and creates each lane's durable that does
- *   not exist, starting at the next event. Every event committed after the write is published after
+ *   not exist, starting at the next event (NATS not answering: an `unavailable` AppError, and the
+ *   write rolls back). Every event committed after the write is published after
  *   the durable exists, so it is delivered, whichever replica reads it and when.
  * - Only {@link Lanes.reconcile} deletes a durable, and only with the same lock held exclusively,
  *   after reading what is wanted in that transaction: no write that relies on a lane can be between
@@ -29,6 +30,7 @@
 import type { ConsumerInfo } from "@nats-io/jetstream";
 import { type Db, query } from "../../db/sql.ts";
 import { inTransaction } from "../../db/tx.ts";
+import { AppError } from "../../errors.ts";
 import { entityFilter, legacyFilter } from "../nats.ts";
 import { durableApi } from "./durable.ts";
 import type { ConsumerRuntime, Lane, LaneOptions } from "./options.ts";
@@ -79,9 +81,19 @@ export function lanes(rt: ConsumerRuntime, o: LaneOptions): Lanes {
   return {
     async cover(tx, wanted) {
       await lock(tx, "shared");
-      await nats.ensureStream();
-      for (const lane of wanted) {
-        await api.add(api.config(namePrefix + laneKey(lane), laneSubject(prefix, lane), "new"));
+      try {
+        await nats.ensureStream();
+        for (const lane of wanted) {
+          await api.add(api.config(namePrefix + laneKey(lane), laneSubject(prefix, lane), "new"));
+        }
+      } catch (err) {
+        // The write must not commit without its lanes: the caller's 503, retried.
+        logger.warn({ consumer: opts.name, err: (err as Error).message }, "lanes not covered");
+        throw new AppError("unavailable", {
+          code: "EVENT_STREAM_UNAVAILABLE",
+          description: "The service cannot reach its event stream right now; retry with exponential backoff.",
+          cause: err,
+        });
       }
     },
 
