@@ -408,6 +408,19 @@ describe("lanes: a consumer whose filters follow what its service wants", () => 
     await settled(NAME);
     expect((await appliedBy(NAME)).has(late.id)).toBe(false);
     expect(await durablesOf(NAME)).toEqual([`${NAME}-CATEGORY_LANE_UPDATED`]);
+
+    // A new version with other limits (EVENTS_ACK_WAIT_MS) brings the lanes there at its start.
+    await c.stop();
+    const slower = eventConsumer(
+      { db, nats: { ...nats, events: { ...nats.events, ackWaitMs: 7_000 } }, logger: silent, schema: SCHEMA },
+      { ...recorderOptions(NAME), lanes: { wanted: wanted(NAME) } },
+    );
+    await start(slower);
+    await until(
+      async () =>
+        (await nats.jsm.consumers.info(STREAM, `${NAME}-CATEGORY_LANE_UPDATED`)).config.ack_wait ===
+        nanos(7_000),
+    );
   });
 
   it("a reconcile waits for a write that covers a lane until it commits, and keeps the lane's durable", async () => {

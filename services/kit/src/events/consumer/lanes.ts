@@ -49,8 +49,9 @@ export interface Lanes {
   /** In a write's transaction, before it commits: the lock (shared) and the durables of `lanes`. */
   cover(tx: Db, lanes: readonly Lane[]): Promise<void>;
   /**
-   * Under the lock (exclusive): creates the wanted lanes' missing durables, migrates the durable of
-   * before, deletes the durables of lanes no longer wanted; resolves to the durables to read.
+   * Under the lock (exclusive): creates the wanted lanes' missing durables (and brings the others to
+   * the consumer's limits), migrates the durable of before, deletes the durables of lanes no longer
+   * wanted; resolves to the durables to read.
    */
   reconcile(): Promise<string[]>;
 }
@@ -112,7 +113,19 @@ export function lanes(rt: ConsumerRuntime, o: LaneOptions): Lanes {
           );
         }
         for (const [name, lane] of wanted) {
-          if (!have.has(name)) await api.add(api.config(name, laneSubject(prefix, lane), start));
+          const current = have.get(name)?.config;
+          if (!current) await api.add(api.config(name, laneSubject(prefix, lane), start));
+          else if (
+            current.ack_wait !== api.limits.ack_wait ||
+            current.max_ack_pending !== api.limits.max_ack_pending
+          ) {
+            // The consumer's limits changed (a new version, EVENTS_ACK_WAIT_MS), as durable.ts does.
+            await nats.jsm.consumers.update(stream, name, {
+              ack_wait: api.limits.ack_wait,
+              max_deliver: api.limits.max_deliver,
+              max_ack_pending: api.limits.max_ack_pending,
+            });
+          }
         }
         if (before) {
           if (!have.has(legacyName)) await api.add(api.config(legacyName, legacyFilter(prefix), start));
