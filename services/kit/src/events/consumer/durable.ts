@@ -47,6 +47,13 @@ export function durableApi(rt: ConsumerRuntime) {
           if (!/already (in use|exists)/i.test(err.message)) throw err;
         },
       ),
+    /** Brings an existing durable to the consumer's limits (they may have changed since it was made). */
+    updateLimits: (name: string) =>
+      nats.jsm.consumers.update(stream, name, {
+        ack_wait: limits.ack_wait,
+        max_deliver: limits.max_deliver,
+        max_ack_pending: limits.max_ack_pending,
+      }),
     /** Deletes the durable; one already gone is no error. */
     remove: (name: string) =>
       nats.jsm.consumers.delete(stream, name).then(
@@ -97,11 +104,7 @@ export function durables(rt: ConsumerRuntime): { ensure: () => Promise<string[]>
       await nats.jsm.consumers.delete(stream, opts.name);
       await api.add(api.config(opts.name, filter, start));
     } else {
-      await nats.jsm.consumers.update(stream, opts.name, {
-        ack_wait: api.limits.ack_wait,
-        max_deliver: api.limits.max_deliver,
-        max_ack_pending: api.limits.max_ack_pending,
-      });
+      await api.updateLimits(opts.name);
     }
     return filter !== entityFilter(prefix) && (await api.info(legacyName))
       ? [opts.name, legacyName]

@@ -120,11 +120,7 @@ export function lanes(rt: ConsumerRuntime, o: LaneOptions): Lanes {
             current.max_ack_pending !== api.limits.max_ack_pending
           ) {
             // The consumer's limits changed (a new version, EVENTS_ACK_WAIT_MS), as durable.ts does.
-            await nats.jsm.consumers.update(stream, name, {
-              ack_wait: api.limits.ack_wait,
-              max_deliver: api.limits.max_deliver,
-              max_ack_pending: api.limits.max_ack_pending,
-            });
+            await api.updateLimits(name);
           }
         }
         if (before) {
