@@ -60,7 +60,7 @@ export {
   REPLAY_LIMIT,
   type ReplayReport,
 } from "./consumer/dead-letters.ts";
-export { type Lane, type LaneOptions, laneKey, laneSubject } from "./consumer/lanes.ts";
+export type { Lane, LaneOptions } from "./consumer/lanes.ts";
 export type { BatchHandler, ConsumerDeps, ConsumerOptions } from "./consumer/options.ts";
 
 /** A durable consumer: a worker that can also replay its dead letters. */

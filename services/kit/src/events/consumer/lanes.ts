@@ -27,12 +27,12 @@
  * durable again (delivering the stream from its start, every event found in the inbox or skipped);
  * the next reconcile removes it again, and once none runs it stays removed.
  */
-import type { ConsumerInfo } from "@nats-io/jetstream";
 import { type Db, query } from "../../db/sql.ts";
 import { inTransaction } from "../../db/tx.ts";
 import { AppError } from "../../errors.ts";
 import { entityFilter, legacyFilter } from "../nats.ts";
 import { durableApi } from "./durable.ts";
+import { laneDurables } from "./lane-durables.ts";
 import type { ConsumerRuntime, Lane, LaneOptions } from "./options.ts";
 
 export type { Lane, LaneOptions };
@@ -59,7 +59,6 @@ export interface Lanes {
 export function lanes(rt: ConsumerRuntime, o: LaneOptions): Lanes {
   const { db, nats, logger, schema, opts } = rt;
   const prefix = nats.events.subjectPrefix;
-  const stream = nats.events.stream;
   const api = durableApi(rt);
   const namePrefix = `${opts.name}-`;
   const legacyName = `${opts.name}-legacy`;
@@ -69,15 +68,6 @@ export function lanes(rt: ConsumerRuntime, o: LaneOptions): Lanes {
       text: `select pg_advisory_xact_lock${mode === "shared" ? "_shared" : ""}(hashtextextended($1, 0))`,
       params: [lockKey],
     });
-
-  /** The durables of this consumer's lanes that exist. */
-  async function existing(): Promise<Map<string, ConsumerInfo>> {
-    const found = new Map<string, ConsumerInfo>();
-    for await (const c of nats.jsm.consumers.list(stream)) {
-      if (c.name.startsWith(namePrefix)) found.set(c.name, c);
-    }
-    return found;
-  }
 
   return {
     async cover(tx, wanted) {
@@ -103,7 +93,8 @@ export function lanes(rt: ConsumerRuntime, o: LaneOptions): Lanes {
       return inTransaction(db, async (tx) => {
         await lock(tx, "exclusive");
         const wanted = new Map((await o.wanted(tx)).map((l) => [namePrefix + laneKey(l), l]));
-        const have = await existing();
+        const have = await laneDurables(nats, opts.name);
+        const reading = new Set(have.keys());
         const before = await api.info(opts.name);
         const start = before ? before.ack_floor.stream_seq + 1 : "new";
         if (before) {
@@ -114,8 +105,10 @@ export function lanes(rt: ConsumerRuntime, o: LaneOptions): Lanes {
         }
         for (const [name, lane] of wanted) {
           const current = have.get(name)?.config;
-          if (!current) await api.add(api.config(name, laneSubject(prefix, lane), start));
-          else if (
+          if (!current) {
+            await api.add(api.config(name, laneSubject(prefix, lane), start));
+            reading.add(name);
+          } else if (
             current.ack_wait !== api.limits.ack_wait ||
             current.max_ack_pending !== api.limits.max_ack_pending
           ) {
@@ -125,12 +118,15 @@ export function lanes(rt: ConsumerRuntime, o: LaneOptions): Lanes {
         }
         if (before) {
           if (!have.has(legacyName)) await api.add(api.config(legacyName, legacyFilter(prefix), start));
+          reading.add(legacyName);
           await api.remove(opts.name);
         }
         for (const name of have.keys()) {
-          if (!wanted.has(name) && name !== legacyName) await api.remove(name);
+          if (wanted.has(name) || name === legacyName) continue;
+          await api.remove(name);
+          reading.delete(name);
         }
-        return [...(await existing()).keys()].sort();
+        return [...reading].sort();
       });
     },
   };

@@ -15,6 +15,7 @@ import {
   sharedRead,
 } from "../../metrics.ts";
 import type { Nats } from "../nats.ts";
+import { laneDurables } from "./lane-durables.ts";
 
 export interface ConsumerOptions {
   /** Durable name, `<service>-<purpose>`, e.g. audit-records. */
@@ -183,8 +184,7 @@ function observeConsumer(
   type Counts = Pick<ConsumerInfo, "num_pending" | "num_ack_pending">;
   const lanesOf = async (): Promise<Counts> => {
     const sum = { num_pending: 0, num_ack_pending: 0 };
-    for await (const c of nats.jsm.consumers.list(durable.stream)) {
-      if (!c.name.startsWith(`${durable.consumer}-`)) continue;
+    for (const c of (await laneDurables(nats, durable.consumer)).values()) {
       sum.num_pending += c.num_pending;
       sum.num_ack_pending += c.num_ack_pending;
     }
